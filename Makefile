@@ -1,0 +1,28 @@
+# weburl-nb: the everyday commands. `make test` is the project's test command.
+SHELL := /bin/bash
+PY ?= python
+TESTDATA ?= $(or $(WEBURL_TESTDATA),../shared/testdata/tests-web-url)
+export WEBURL_TESTDATA := $(TESTDATA)
+
+.PHONY: help export clean-nbs readme test pytest nbtest check-sync site site-test bench
+
+help:  ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
+
+export:  ## regenerate weburl_nb/ from nbs/ and clean the notebooks
+	nbdev_export
+	nbdev_clean
+
+readme:  ## regenerate README.md from nbs/index.ipynb
+	$(PY) tools/readme.py
+
+test: pytest nbtest check-sync  ## everything: conformance + unit tests, notebook examples, generated files in sync
+
+pytest:  ## the pytest suite (conformance cases, API and CLI tests)
+	$(PY) -m pytest -q tests
+
+nbtest:  ## run every notebook's examples
+	nbdev_test --n_workers 2
+
+check-sync:  ## weburl_nb/ and README.md equal what nbs/ generates; notebooks are clean
+	$(PY) tools/check_sync.py
