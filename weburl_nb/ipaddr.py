@@ -18,6 +18,7 @@ def ipv4_number(text: str) -> int:
     "The value of one *number* of an IPv4 address (hex after `0x`, octal after `0`, else decimal)."
     if text[:2] in ('0x', '0X'): return int(text[2:] or '0', 16)
     if text[0] == '0': return int(text, 8)
+    if len(text) > 10: return 1 << 32      # too large anyway; spares `int()` its digit limit
     return int(text)
 
 # %% ../nbs/03_ipaddr.ipynb 11
