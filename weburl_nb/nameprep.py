@@ -59,10 +59,10 @@ def prohibit_step(s: str) -> bool:
 
 # %% ../nbs/04_nameprep.ipynb 21
 # Default bidi class of unassigned code points (Unicode's DerivedBidiClass.txt), where it is not L.
-_DEFAULT_RTL = ((0x0590, 0x08FF), (0xFB1D, 0xFDCF), (0xFDF0, 0xFDFF), (0xFE70, 0xFEFF),
-                (0x10800, 0x10FFF), (0x1E800, 0x1EFFF))
-_DEFAULT_NEUTRAL = ((0x2060, 0x206F), (0x20A0, 0x20CF), (0xFDD0, 0xFDEF), (0xFFF0, 0xFFF8),
-                    (0xE0000, 0xE0FFF))
+# R and AL are merged into R: the check only asks whether a character is one of them.
+_DEFAULT_BIDI = ((0x0590, 0x08FF, 'R'), (0xFB1D, 0xFDCF, 'R'), (0xFDF0, 0xFDFF, 'R'), (0xFE70, 0xFEFF, 'R'),
+                 (0x10800, 0x10FFF, 'R'), (0x1E800, 0x1EFFF, 'R'), (0x20A0, 0x20CF, 'ET'),
+                 (0x2060, 0x206F, 'BN'), (0xFDD0, 0xFDEF, 'BN'), (0xFFF0, 0xFFF8, 'BN'), (0xE0000, 0xE0FFF, 'BN'))
 
 @lru_cache(maxsize=None)
 def bidi_class(c: str) -> str:
@@ -70,9 +70,8 @@ def bidi_class(c: str) -> str:
     cls = unicodedata.bidirectional(c)
     if cls: return cls
     cp = ord(c)
-    if any(lo <= cp <= hi for lo, hi in _DEFAULT_RTL): return 'R'
-    if cp & 0xFFFE == 0xFFFE or any(lo <= cp <= hi for lo, hi in _DEFAULT_NEUTRAL): return 'BN'
-    return 'L'
+    if cp & 0xFFFE == 0xFFFE: return 'BN'                  # the non-characters U+xxFFFE and U+xxFFFF
+    return next((cls for lo, hi, cls in _DEFAULT_BIDI if lo <= cp <= hi), 'L')
 
 def bidi_step(s: str) -> bool:
     "Whether `s` passes Stringprep's Check bidi step (RFC 3454 section 6) with today's bidi classes."
