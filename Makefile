@@ -19,10 +19,16 @@ readme:  ## regenerate README.md from nbs/index.ipynb
 test: pytest nbtest check-sync  ## everything: conformance + unit tests, notebook examples, generated files in sync
 
 pytest:  ## the pytest suite (conformance cases, API and CLI tests)
-	$(PY) -m pytest -q tests
+	$(PY) -m pytest -q tests --ignore=tests/site
 
 nbtest:  ## run every notebook's examples
 	nbdev_test --n_workers 2
 
 check-sync:  ## weburl_nb/ and README.md equal what nbs/ generates; notebooks are clean
 	$(PY) tools/check_sync.py
+
+site:  ## render the site from the notebooks into _docs/ (offline: Sphinx + MyST-NB), with the conformance page
+	$(PY) tools/site/build.py
+
+site-test:  ## the browser test of the built site (headless Chromium; run `make site` first)
+	$(PY) -m pytest -q tests/site

@@ -1,0 +1,214 @@
+"""The built site, used as a person would: headless Chromium, driven by Selenium (Debian's chromium and
+chromium-driver), reads `_docs/` served on 127.0.0.1, starting at the index and following its navigation.
+
+Run with `make site-test` after `make site`. `make test` leaves this folder out (`--ignore=tests/site`).
+Screenshots of the index and of one section page go to `_docs/screenshots/`.
+"""
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import re
+import shutil
+import sys
+import tempfile
+import threading
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urldefrag, urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools" / "site"))
+import siteconf  # noqa: E402
+
+DOCS = siteconf.DOCS
+SHOTS = DOCS / "screenshots"
+CHROME_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--no-first-run", "--disable-component-update", "--disable-sync", "--window-size=1280,1000"]
+PAGES = siteconf.pages(warn=lambda m: None)
+
+
+def _title(nb: Path) -> str:
+    "The notebook's `# ` title as it reads on the page (inline markup dropped)."
+    for cell in json.loads(nb.read_text(encoding="utf-8"))["cells"]:
+        if cell["cell_type"] == "markdown":
+            m = re.search(r"^#\s+(.+?)\s*$", "".join(cell["source"]), re.MULTILINE)
+            if m:
+                return _plain(m.group(1))
+    return ""
+
+
+def _plain(text: str) -> str:
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    return re.sub(r"[`*_]", "", text).replace("¶", "").strip().rstrip("#").strip()
+
+
+def _expected_title(page: siteconf.Page) -> str:
+    if page.name == siteconf.CONFORMANCE:
+        return "Conformance"
+    return _title(page.source) if page.source else siteconf.title()
+
+
+class _Ids(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.ids = set()
+
+    def handle_starttag(self, tag, attrs):
+        self.ids.update(v for k, v in attrs if k in ("id", "name") and v)
+
+
+@functools.cache
+def _anchors(path: Path) -> frozenset:
+    p = _Ids()
+    p.feed(path.read_text(encoding="utf-8", errors="replace"))
+    return frozenset(p.ids)
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    missing: list = []
+
+    def log_message(self, *args):
+        pass
+
+    def send_error(self, code, *args, **kw):
+        if code == 404:
+            self.missing.append(self.path)
+        super().send_error(code, *args, **kw)
+
+
+@pytest.fixture(scope="module")
+def server():
+    if not (DOCS / "index.html").is_file():
+        pytest.fail("_docs/index.html is missing: run `make site` first")
+    handler = functools.partial(_Quiet, directory=str(DOCS))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+    chrome = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver_path = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+    if not chrome or not Path(driver_path).exists():
+        pytest.fail("Chromium or chromedriver missing: apt-get install -y chromium chromium-driver")
+    profile = tempfile.mkdtemp(prefix="site-test-chromium-")
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = chrome
+    for flag in CHROME_FLAGS + [f"--user-data-dir={profile}"]:
+        opts.add_argument(flag)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(executable_path=driver_path), options=opts)
+    driver.set_page_load_timeout(60)
+    yield driver
+    driver.quit()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+_PAGE_FACTS = """
+const hrefs = Array.from(document.querySelectorAll('a[href]')).map(a => a.href);
+const res = Array.from(document.querySelectorAll('script[src], img[src], link[href], iframe[src]'))
+    .map(e => e.src || e.href);
+const h1 = document.querySelector('article h1, h1');
+return {hrefs: hrefs, resources: res, h1: h1 ? h1.innerText : null, text: document.body.innerText,
+        errors: Array.from(document.querySelectorAll('.output.traceback, .output.error')).map(e => e.innerText.slice(0, 300)),
+        tables: document.querySelectorAll('article table').length};
+"""
+
+
+def _visit(driver, url: str) -> dict:
+    driver.get_log("browser")  # drop what earlier pages logged
+    facts = driver.execute_script(_PAGE_FACTS)
+    facts["url"] = url
+    facts["console"] = [e["message"] for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+    return facts
+
+
+@pytest.fixture(scope="module")
+def site(server, browser):
+    "Every page reached from the index's navigation links, clicked one after the other."
+    from selenium.webdriver.common.by import By
+    browser.get(server)
+    index = _visit(browser, server)
+    SHOTS.mkdir(exist_ok=True)
+    browser.save_screenshot(str(SHOTS / "index.png"))
+    nav = [a.get_attribute("href") for a in browser.find_elements(By.CSS_SELECTOR, ".sidebar-tree a.reference")]
+    visited = {"index": index}
+    section = next((p.name for p in PAGES[1:] if p.source), None)
+    for i, href in enumerate(nav):
+        browser.get(server)
+        link = browser.find_elements(By.CSS_SELECTOR, ".sidebar-tree a.reference")[i]
+        link.click()
+        name = Path(urlsplit(browser.current_url).path).stem or "index"
+        visited[name] = _visit(browser, browser.current_url)
+        if name == section:
+            browser.save_screenshot(str(SHOTS / f"{name}.png"))
+    return {"nav": nav, "pages": visited, "base": server}
+
+
+def test_index_links_every_page(site):
+    linked = {Path(urlsplit(h).path).name for h in site["nav"]}
+    want = {p.html for p in PAGES[1:]}
+    assert want <= linked, f"pages missing from the index's navigation: {sorted(want - linked)}"
+    assert [Path(urlsplit(h).path).stem for h in site["nav"]][:len(PAGES) - 1] == [p.name for p in PAGES[1:]], \
+        "the navigation is not in the order of nbs/sidebar.yml"
+
+
+def test_every_section_notebook_has_a_page():
+    for page in PAGES:
+        assert (DOCS / page.html).is_file(), f"{page.html} (from {page.source}) was not built"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
+def test_page(site, page):
+    facts = site["pages"].get(page.name)
+    assert facts is not None, f"{page.html} was not reached from the index's navigation"
+    assert _plain(facts["h1"] or "") == _expected_title(page), f"{page.html}: heading {facts['h1']!r}"
+    directives = [line for line in facts["text"].splitlines() if re.match(r"\s*#\s*\|", line)]
+    assert not directives, f"{page.html} shows nbdev directives: {directives[:3]}"
+    assert not facts["console"], f"{page.html}: console errors: {facts['console']}"
+    base = site["base"]
+    outside = [r for r in facts["resources"] if r and not r.startswith((base, "data:", "about:"))]
+    assert not outside, f"{page.html} loads resources from outside the site: {outside}"
+    broken = []
+    for href in facts["hrefs"]:
+        url, frag = urldefrag(href)
+        if not url.startswith(base):
+            continue  # an external link: not the site's business offline
+        path = DOCS / unquote(url[len(base):])
+        if path.is_dir():
+            path = path / "index.html"
+        if not path.is_file():
+            broken.append(href)
+        elif frag and path.suffix == ".html" and unquote(frag) not in _anchors(path):
+            broken.append(href)
+    assert not broken, f"{page.html}: broken internal links: {sorted(set(broken))}"
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if p.source], ids=[p.name for p in PAGES if p.source])
+def test_examples_ran_without_error(site, page):
+    facts = site["pages"].get(page.name) or {"errors": []}
+    assert not facts["errors"], f"{page.html} shows Python errors: {facts['errors']}"
+
+
+def test_conformance_page_has_figures(site):
+    facts = site["pages"][siteconf.CONFORMANCE]
+    assert facts["tables"] or "was not found" in facts["text"], "the conformance page shows neither figures nor why"
+
+
+def test_no_missing_files_requested(site):
+    assert not _Quiet.missing, f"the browser asked for files the site lacks: {_Quiet.missing}"
+
+
+def test_screenshots_saved(site):
+    shots = sorted(p.name for p in SHOTS.glob("*.png"))
+    assert "index.png" in shots and len(shots) >= 2, f"screenshots: {shots}"

@@ -1,0 +1,117 @@
+"""Build the project's site offline: `python tools/site/build.py` (or `make site`) -> `_docs/`.
+
+1. Each notebook of `nbs/`, in the order of `nbs/sidebar.yml`, is processed (tools/site/notebooks.py)
+   and executed in a fresh kernel, in `nbs/` as `nbdev_test` does, with the repo on `PYTHONPATH`.
+2. The conformance suite is run on the current code for the conformance page.
+3. Sphinx with MyST-NB renders the pages with the Furo theme (tools/site/conf.py) into `_docs/`;
+   `01_parsing.ipynb` becomes `parsing.html`.
+
+Scratch files go to `site-build/` (gitignored). A notebook cell that raises is shown on its page
+with its traceback and named in the summary; with `SITE_STRICT=1` that makes the build fail.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import nbformat
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import siteconf  # noqa: E402
+from siteconf import DOCS, NBS, ROOT  # noqa: E402
+
+SCRATCH = ROOT / "site-build"
+SRC = SCRATCH / "src"
+HERE = Path(__file__).resolve().parent
+KERNEL = "weburl-nb-site"
+
+
+def _page(job: tuple[str, str, dict, str]) -> tuple[str, list[str], float]:
+    "Process and run one notebook (in a worker process); the errors its cells showed."
+    from notebooks import execute, make_page
+    src, name, names, toctree = job
+    start = time.time()
+    os.chdir(NBS)  # nbdev's configuration (settings.ini) is found from here, as in nbdev_test
+    nb = make_page(Path(src), names)
+    if name == "index":
+        nb.cells.append(nbformat.v4.new_markdown_cell(toctree))
+    errors = execute(nb, NBS, kernel=KERNEL)
+    nbformat.write(nb, SRC / f"{name}.ipynb")
+    return name, errors, time.time() - start
+
+
+def _toctree(pages: list[siteconf.Page]) -> str:
+    "The navigation: every page after the index, in reading order (Furo shows it as the sidebar)."
+    entries = "\n".join(p.name for p in pages[1:])
+    return f"```{{toctree}}\n:hidden:\n:maxdepth: 2\n\n{entries}\n```\n"
+
+
+def _kernel_spec():
+    "A kernel running this very Python (whatever `python3` kernels the machine has), found first through JUPYTER_PATH."
+    spec = SCRATCH / "jupyter" / "kernels" / KERNEL
+    spec.mkdir(parents=True, exist_ok=True)
+    argv = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+    (spec / "kernel.json").write_text(json.dumps({"argv": argv, "display_name": "weburl-nb site", "language": "python"}))
+    os.environ["JUPYTER_PATH"] = os.pathsep.join([str(SCRATCH / "jupyter")] + [p for p in [os.environ.get("JUPYTER_PATH")] if p])
+
+
+def main() -> int:
+    start = time.time()
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + [p for p in [os.environ.get("PYTHONPATH")] if p])
+    os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
+    _kernel_spec()
+    pages = siteconf.pages()
+    if SRC.exists():
+        shutil.rmtree(SRC)
+    SRC.mkdir(parents=True)
+    names = {p.source.stem: p.name for p in pages if p.source}
+    toctree = _toctree(pages)
+    jobs = [(str(p.source), p.name, names, toctree) for p in pages if p.source]
+    if pages[0].source is None:  # no nbs/index.ipynb yet
+        (SRC / "index.md").write_text(f"# {siteconf.title()}\n\n{siteconf.description()}\n\n{toctree}", encoding="utf-8")
+
+    failed = {}
+    with ProcessPoolExecutor(max_workers=min(2, os.cpu_count() or 1)) as pool:
+        runs = pool.map(_page, jobs)
+        t = time.time()
+        conf = __import__("conformance_page").write(SRC / f"{siteconf.CONFORMANCE}.md")
+        conf_time = time.time() - t
+        for name, errors, secs in runs:
+            print(f"site: ran {name:<20} {secs:5.1f} s" + (f", {len(errors)} cell(s) raised" if errors else ""))
+            if errors:
+                failed[name] = errors
+    files = conf["files"]
+    summary = (f"{sum(r['count']['passed'] for r in files)} passed, {sum(r['count']['failed'] for r in files)} failed, "
+               f"{sum(r['count']['na'] for r in files)} n/a in {len(files)} files" if files else "no data found")
+    print(f"site: conformance {summary} ({conf_time:.1f} s)")
+
+    if DOCS.exists():
+        shutil.rmtree(DOCS)
+    html = SCRATCH / "html"  # MyST-NB writes beside the output folder: build in the scratch folder, then move
+    if html.exists():
+        shutil.rmtree(html)
+    cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-E", "-c", str(HERE),
+           "-d", str(SCRATCH / "doctrees"), str(SRC), str(html)]
+    if subprocess.run(cmd, cwd=ROOT).returncode:
+        print("site: sphinx-build failed", file=sys.stderr)
+        return 1
+    shutil.move(html, DOCS)
+    (DOCS / ".nojekyll").touch()
+    built = sorted(p.name for p in DOCS.glob("*.html") if p.stem not in ("genindex", "search"))
+    print(f"site: {len(built)} pages in {DOCS.relative_to(ROOT)}/ ({', '.join(built)}) in {time.time() - start:.0f} s")
+    for name, errors in failed.items():
+        print(f"site: WARNING {name}: " + "; ".join(errors), file=sys.stderr)
+    if failed and os.environ.get("SITE_STRICT") == "1":
+        print("site: notebook cells raised (SITE_STRICT=1)", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,114 @@
+"""Turn a source notebook into the page notebook the site renders, then run it.
+
+nbdev's own processors do what they do for `nbdev_docs` (add `show_doc` cells after exported
+definitions, drop lines marked `hide_line`, strip ANSI codes, drop headings ending in ` -`);
+nbdev's `NBProcessor` takes the `#|` directives out of the code. What nbdev leaves to Quarto
+is done here with MyST-NB cell tags: `#| hide` cells still run but are not shown, `show_doc`
+cells show their output only, `#| eval: false` and the project's `tst_flags` cells are not run.
+Unlike nbdev's Quarto pages, the exported code itself is shown (the site is the spec's literate edition).
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import nbformat
+from execnb.nbio import dict2nb, read_nb
+from nbdev.config import get_config
+from nbdev.process import NBProcessor
+from nbdev.processors import (add_show_docs, filter_stream_, hide_line, mv_exports,
+                              populate_language, rm_header_dash, strip_ansi,
+                              strip_hidden_metadata)
+
+_DIRECTIVE = re.compile(r"^\s*#\s*\|.*(\n|$)", re.MULTILINE)
+_LINK = re.compile(r"(\]\(|href=[\"'])(?:\./)?(\d+[a-z]?_)?([\w-]+)\.(ipynb|html)(#[^)\"'\s]*)?")
+_SOURCE_LINK = re.compile(r'<a\s+href="[^"]*"[^>]*>source</a>\n*')
+_RULE = re.compile(r"\A---\n+")
+SETUP = "from nbdev.showdoc import show_doc"
+
+
+def _tag(cell, *tags):
+    md = cell.setdefault("metadata", {})
+    md["tags"] = sorted(set(md.get("tags", [])) | set(tags))
+
+
+def _is_show_doc(cell) -> bool:
+    return cell.cell_type == "code" and bool(cell.get("has_sd") or re.match(r"\s*show_doc\(", cell.source or ""))
+
+
+def _quarto_opt(cell, name) -> str | None:
+    "Value of a Quarto cell option (`#| echo: false`) that nbdev leaves in the source."
+    vals = cell.directives_.get(name + ":")
+    return vals[0].lower() if vals else None
+
+
+def page_links(text: str, names: dict[str, str]) -> str:
+    "Links to another notebook (`01_parsing.ipynb`, `parsing.html`) pointed at its page document."
+    def repl(m):
+        stem = (m.group(2) or "") + m.group(3)
+        page = names.get(stem) or names.get(m.group(3))
+        if not page:
+            return m.group(0)
+        return f"{m.group(1)}{page}.{'ipynb' if m.group(1) == '](' else 'html'}{m.group(5) or ''}"
+    return _LINK.sub(repl, text)
+
+
+def make_page(path: Path, names: dict[str, str]) -> nbformat.NotebookNode:
+    "The processed, not yet executed, page notebook of `path`."
+    skip_flags = set(get_config().get("tst_flags", "").split())
+    nb = read_nb(path)
+    proc = NBProcessor(nb=nb, procs=[populate_language, add_show_docs, strip_ansi, hide_line,
+                                     filter_stream_, rm_header_dash, mv_exports, strip_hidden_metadata])
+    proc.process()
+    cells = []
+    for cell in proc.nb.cells:
+        src = cell.source or ""
+        if cell.cell_type == "markdown":
+            cell.source = page_links(src, names)
+        elif cell.cell_type == "code":
+            dirs = cell.directives_
+            cell.source = _DIRECTIVE.sub("", src).strip("\n")
+            if not cell.source.strip():
+                continue  # a directive-only cell (`#| default_exp ...`)
+            if "hide" in dirs or _quarto_opt(cell, "include") == "false":
+                _tag(cell, "remove-cell")
+            if _is_show_doc(cell) or _quarto_opt(cell, "echo") == "false":
+                _tag(cell, "remove-input")
+            if _quarto_opt(cell, "output") == "false":
+                _tag(cell, "remove-output")
+            if _quarto_opt(cell, "eval") == "false" or skip_flags & set(dirs):
+                _tag(cell, "skip-execution")
+        cells.append(cell)
+    setup = nbformat.v4.new_code_cell(SETUP, metadata={"tags": ["remove-cell"]})
+    out = nbformat.from_dict({"nbformat": 4, "nbformat_minor": 5, "metadata": dict(nb.metadata), "cells": []})
+    out.cells = [setup] + [_clean(c) for c in cells]
+    return out
+
+
+def _clean(cell) -> nbformat.NotebookNode:
+    "A plain nbformat cell (nbdev's bookkeeping attributes dropped)."
+    keep = {k: cell[k] for k in ("cell_type", "source", "metadata", "outputs", "execution_count", "attachments")
+            if k in cell and not (k == "attachments" and cell.cell_type == "code")}
+    keep.setdefault("metadata", {})
+    keep["id"] = cell.get("id") or f"site-{id(cell):x}"
+    if keep["cell_type"] == "code":
+        keep.setdefault("outputs", [])
+        keep.setdefault("execution_count", None)
+    return nbformat.from_dict(keep)
+
+
+def execute(nb: nbformat.NotebookNode, cwd: Path, kernel: str = "python3", timeout: int = 600) -> list[str]:
+    "Run `nb` in a fresh kernel with `cwd` as working folder; the errors it showed, one line each."
+    from nbclient import NotebookClient
+    NotebookClient(nb, timeout=timeout, kernel_name=kernel, allow_errors=True,
+                   resources={"metadata": {"path": str(cwd)}}).execute()
+    errors = []
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            if out.get("output_type") == "error":
+                errors.append(f"{out.get('ename')}: {out.get('evalue')} (in: {cell.source.splitlines()[0][:60]!r})")
+            md = out.get("data", {}).get("text/markdown")
+            if md:  # show_doc's rule (docutils allows none in an output) and link to the Git host (placeholder)
+                md = md if isinstance(md, str) else "".join(md)
+                out["data"]["text/markdown"] = _RULE.sub("", _SOURCE_LINK.sub("", md))
+    return errors

@@ -1,0 +1,109 @@
+"""What the site is made of, read from the nbdev/Quarto configuration (the one source of title and order).
+
+`_quarto.yml` (repo root; `nbs/_quarto.yml` links to it) gives the site's title and description;
+its `metadata-files` (resolved in `nbs/`, as Quarto does) give the sidebar, whose `contents` list
+the notebooks in reading order. Both the offline build and the browser test use this module.
+"""
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+NBS = ROOT / "nbs"
+QUARTO = ROOT / "_quarto.yml"
+DOCS = ROOT / "_docs"
+CONFORMANCE = "conformance"  # the generated page's name (conformance.html)
+
+
+@dataclass
+class Page:
+    "One page of the site: the notebook it comes from and the file it becomes."
+    source: Path | None  # the notebook, None for a generated page
+    name: str            # the page's file name without `.html`
+
+    @property
+    def html(self) -> str:
+        return self.name + ".html"
+
+
+def _load(path: Path) -> dict:
+    return yaml.safe_load(path.read_text(encoding="utf-8")) or {} if path.exists() else {}
+
+
+def quarto() -> dict:
+    "The website settings of `_quarto.yml` merged with those of its metadata files (sidebar.yml...)."
+    cfg = _load(QUARTO)
+    site = dict(cfg.get("website") or {})
+    for name in cfg.get("metadata-files") or []:
+        extra = _load(NBS / name).get("website") or {}
+        for key, value in extra.items():
+            if isinstance(value, dict) and isinstance(site.get(key), dict):
+                site[key] = {**site[key], **value}
+            else:
+                site[key] = value
+    return site
+
+
+def title() -> str:
+    return str(quarto().get("title") or ROOT.name)
+
+
+def description() -> str:
+    return str(quarto().get("description") or "")
+
+
+def _entries(contents) -> list[str]:
+    "File names of a Quarto sidebar `contents` list (strings, `href`/`file` entries, nested sections)."
+    out = []
+    for item in contents or []:
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, dict):
+            for key in ("href", "file", "text"):
+                if isinstance(item.get(key), str) and item[key].endswith((".ipynb", ".qmd", ".md")):
+                    out.append(item[key])
+                    break
+            out += _entries(item.get("contents"))
+    return out
+
+
+def sidebar_files() -> list[str]:
+    sidebar = quarto().get("sidebar") or {}
+    if isinstance(sidebar, list):  # several sidebars: take them in turn
+        return [f for s in sidebar for f in _entries(s.get("contents"))]
+    return _entries(sidebar.get("contents"))
+
+
+def page_name(nb: Path) -> str:
+    "`01_parsing.ipynb` -> `parsing`: nbdev's numeric prefix dropped."
+    return re.sub(r"^\d+[a-z]?_", "", nb.stem)
+
+
+def notebooks() -> list[Path]:
+    "Every notebook of nbs/ that becomes a page (hidden and `_`-prefixed files left out)."
+    return sorted(p for p in NBS.glob("*.ipynb") if not p.name.startswith(("_", ".")))
+
+
+def pages(warn=lambda msg: print("site: " + msg, file=sys.stderr)) -> list[Page]:
+    "The site's pages in reading order: the sidebar's notebooks, any unlisted ones, then the conformance page."
+    present = {p.name: p for p in notebooks()}
+    order = []
+    for entry in sidebar_files():
+        if entry in present and present[entry] not in order:
+            order.append(present[entry])
+        elif entry not in present:
+            warn(f"nbs/sidebar.yml lists {entry}, which is not in nbs/ (yet): skipped")
+    if "index.ipynb" in present and present["index.ipynb"] in order:
+        order.remove(present["index.ipynb"])
+    for nb in present.values():
+        if nb not in order and nb.name != "index.ipynb":
+            warn(f"{nb.name} is not listed in nbs/sidebar.yml: added after the listed pages")
+            order.append(nb)
+    result = [Page(present.get("index.ipynb"), "index")]
+    result += [Page(nb, page_name(nb)) for nb in order]
+    return result + [Page(None, CONFORMANCE)]
