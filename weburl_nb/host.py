@@ -83,6 +83,7 @@ def label_to_ascii(label: str, profile: HostProfile = THIS) -> str | None:
     if not bidi_step(label): return None                                  # 20.2.1.1 (bidi only)
     if not label.isascii():                                                # 20.2.1.2
         if profile.reject_xn_non_ascii and label.startswith('xn--'): return None   # 20.2.1.2.1.1
+        if len(label) > 59: return None                                    # (too long in any case)
         try: label = 'xn--' + label.encode('punycode').decode('ascii')     # 20.2.1.2.1.2-3
         except UnicodeError: return None
     elif profile.reject_empty_label and not label: return None             # 20.2.1.3.2
