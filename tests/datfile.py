@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DIR = ROOT.parent / "shared" / "testdata" / "tests-web-url"
 
 COMPONENTS = ("scheme", "user", "password", "host", "port", "path", "query", "fragment")
+_NAME = re.compile(r"[A-Za-z0-9-]*")
 _ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
 
 
@@ -58,8 +59,8 @@ class Case:
 
 def _parse_field(text: str, case: Case):
     head, _, value = text.partition("\n")
-    name, *options = head.split(" ")
-    options = [o for o in options if o != ""]
+    name = _NAME.match(head).group()           # a name is letters, digits and '-' (FORMAT.md)
+    options = head[len(name):].split()
     escaped = bool(options) and options[-1] == "escaped"
     if escaped:
         options = options[:-1]
