@@ -1,0 +1,97 @@
+"""The public API's promises: the exported names, `TypeError`s that name the argument,
+and no exception for any `str` input (a seeded random sweep plus hostile hand-picked inputs)."""
+import random
+
+import pytest
+
+import weburl_nb
+from weburl_nb import (ParsedURL, canonicalize_parsed_url, parse_url, resolve_url,
+                       serialize_parsed_url, url_to_canon_url)
+
+
+def test_exported_names():
+    assert weburl_nb.__all__ == ['ParsedURL', 'parse_url', 'resolve_url', 'canonicalize_parsed_url',
+                                 'serialize_parsed_url', 'url_to_canon_url']
+
+
+@pytest.mark.parametrize("call, argument", [
+    (lambda: parse_url(b"http://a/"), "argument s "),
+    (lambda: parse_url(None), "argument s "),
+    (lambda: resolve_url(1, parse_url("http://a/")), "argument s "),
+    (lambda: resolve_url("x", "http://a/"), "argument base "),
+    (lambda: canonicalize_parsed_url("http://a/"), "argument u "),
+    (lambda: canonicalize_parsed_url(parse_url("http://a/"), charset=b"utf-8"), "argument charset "),
+    (lambda: serialize_parsed_url(("http",)), "argument u "),
+    (lambda: url_to_canon_url(b"http://a/"), "argument url "),
+    (lambda: url_to_canon_url("a", base=parse_url("http://a/")), "argument base "),
+])
+def test_wrong_type_names_the_argument(call, argument):
+    with pytest.raises(TypeError, match=argument):
+        call()
+
+
+def test_parsed_url_is_an_immutable_value():
+    u = parse_url("http://a/b")
+    with pytest.raises(AttributeError):
+        u.host = "x"
+    assert u == parse_url("http://a/b") and hash(u) == hash(parse_url("http://a/b"))
+    assert canonicalize_parsed_url(u) is not u and u.host == "a"
+    assert repr(u) == "ParsedURL(scheme='http', host='a', path='/b', hierarchical=True)"
+
+
+HOSTILE = [
+    "", " ", "\x00", "%", "%%%", "%zz", "%C3", "[", "]", "[::", "http://[", "http://[::1", "http://[:::]/",
+    "http://%5B::1%5D/", "http://a:99999999999999999999/", "http://0x" + "f" * 100 + "/",
+    "http://" + "a." * 200 + "/", "http://" + "x" * 300 + "/", "http://xn--/", "http://xn--a.xn--ü/",
+    "http://\ud800/", "http://a\udfff.b/", "\ufffe", "file:" + "/" * 50, "file://" + "c:" * 20,
+    "\\\\\\\\", "\\\\?\\c:\\x", "mailto:?#", "javascript:\x00", "a:" * 100, "http://@:@:@/",
+    "http://a/" + "../" * 100, "http://a/%2e%2E/%2e/./..%2f", "http://\u0660\u0661\u0662/",
+    "http://\u05d0a\u05d1/", "http://\u0341\u0340/", "http://a\u3002b\uff0ec\uff61/", "http://\U0001f600.com/",
+    "http://\u200d\u200c/", "ws://[1:2:3:4:5:6:1.2.3.4]:0/", "http://1.2.3.4.5/", "http://4294967296/",
+]
+
+
+def _every_entry_point(s, base="http://example.com/a/b?c#d", charset=None):
+    url_to_canon_url(s)
+    url_to_canon_url(s, base, charset)
+    url_to_canon_url("x", s)
+    parsed = parse_url(s)
+    serialize_parsed_url(parsed)
+    serialize_parsed_url(canonicalize_parsed_url(parsed, charset))
+    serialize_parsed_url(canonicalize_parsed_url(resolve_url(s, parse_url(base)), charset))
+
+
+@pytest.mark.parametrize("s", HOSTILE, ids=range(len(HOSTILE)))
+def test_hostile_inputs_never_raise(s):
+    _every_entry_point(s)
+    _every_entry_point(s, charset="shift_jis")
+
+
+def test_random_strings_never_raise():
+    "20,000 random strings mixing URL punctuation, ASCII and code points from every plane."
+    rng = random.Random(20121201)
+    alphabet = list(":/\\?#[]@%.-+~!$&'()*,;=|^`{}<>\"\t\n\r 0123456789abcdefxXAZ") + ["%2e", "%2F", "xn--", "//"]
+    for _ in range(20000):
+        parts = []
+        for _ in range(rng.randint(0, 24)):
+            r = rng.random()
+            if r < 0.6:
+                parts.append(rng.choice(alphabet))
+            elif r < 0.9:
+                parts.append(chr(rng.randint(0x80, 0x2FFF)))
+            else:
+                parts.append(chr(rng.randint(0, 0x10FFFF)))
+        s = "".join(parts)
+        prefix = rng.choice(["", "http://", "file:", "HTTP://", "mailto:", "x:", "//", "\\\\"])
+        _every_entry_point(prefix + s)
+
+
+def test_canonical_results_are_idempotent_on_random_urls():
+    "Canonicalizing a canonical URL again gives it back (beyond the conformance data)."
+    rng = random.Random(7)
+    pieces = ["a", "B", "%41", "%7e", "..", ".", "%2e", "/", "\\", "?", "#", "ü", "一", " ", "%", ":", "@", "[", "]"]
+    for _ in range(5000):
+        url = "http://" + "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+        canon = url_to_canon_url(url)
+        if canon is not None:
+            assert url_to_canon_url(canon) == canon, (url, canon)
