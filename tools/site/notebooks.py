@@ -22,7 +22,7 @@ from nbdev.processors import (add_show_docs, filter_stream_, hide_line, mv_expor
 
 _DIRECTIVE = re.compile(r"^\s*#\s*\|.*(\n|$)", re.MULTILINE)
 _LINK = re.compile(r"(\]\(|href=[\"'])(?:\./)?(\d+[a-z]?_)?([\w-]+)\.(ipynb|html)(#[^)\"'\s]*)?")
-_SOURCE_LINK = re.compile(r'<a\s+href="[^"]*"[^>]*>source</a>\n*')
+_SOURCE_LINK = re.compile(r"\[source\]\([^)]*\)(\{[^}]*\})?\n*")
 _RULE = re.compile(r"\A---\n+")
 SETUP = "from nbdev.showdoc import show_doc"
 
@@ -72,7 +72,9 @@ def make_page(path: Path, names: dict[str, str]) -> nbformat.NotebookNode:
                 continue  # a directive-only cell (`#| default_exp ...`)
             if "hide" in dirs or _quarto_opt(cell, "include") == "false":
                 _tag(cell, "remove-cell")
-            if _is_show_doc(cell) or _quarto_opt(cell, "echo") == "false":
+            if _is_show_doc(cell):
+                _tag(cell, "remove-input", "showdoc")
+            if _quarto_opt(cell, "echo") == "false":
                 _tag(cell, "remove-input")
             if _quarto_opt(cell, "output") == "false":
                 _tag(cell, "remove-output")
