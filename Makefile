@@ -3,6 +3,7 @@ SHELL := /bin/bash
 PY ?= python
 TESTDATA ?= $(or $(WEBURL_TESTDATA),../shared/testdata/tests-web-url)
 export WEBURL_TESTDATA := $(TESTDATA)
+BENCHDATA ?= $(or $(WEBURL_BENCHDATA),../shared/bench)
 
 .PHONY: help export clean-nbs readme test pytest nbtest check-sync site site-test bench
 
@@ -32,3 +33,6 @@ site:  ## render the site from the notebooks into _docs/ (offline: Sphinx + MyST
 
 site-test:  ## the browser test of the built site (headless Chromium; run `make site` first)
 	$(PY) -m pytest -q tests/site
+
+bench:  ## the benchmark against urllib.parse and the peers (pip install -e .[bench]); writes bench-results/latest.json
+	$(PY) bench/run.py --data $(BENCHDATA)
