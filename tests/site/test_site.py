@@ -205,6 +205,21 @@ def test_conformance_page_has_figures(site):
     assert facts["tables"] or "was not found" in facts["text"], "the conformance page shows neither figures nor why"
 
 
+def test_search_finds_a_section(site, browser):
+    "Typing a word of the spec into the search box lists pages of the site."
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+    browser.get(site["base"])
+    box = browser.find_element(By.CSS_SELECTOR, ".sidebar-search")
+    box.send_keys("canonicalize", Keys.ENTER)
+    WebDriverWait(browser, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#search-results ul.search li a"))
+    found = {Path(urlsplit(a.get_attribute("href")).path).name
+             for a in browser.find_elements(By.CSS_SELECTOR, "#search-results ul.search li a")}
+    assert found <= {p.html for p in PAGES} | {"genindex.html"}, f"search results outside the site: {found}"
+    assert not [e for e in browser.get_log("browser") if e.get("level") == "SEVERE"]
+
+
 def test_no_missing_files_requested(site):
     assert not _Quiet.missing, f"the browser asked for files the site lacks: {_Quiet.missing}"
 

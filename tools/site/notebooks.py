@@ -46,7 +46,7 @@ def page_links(text: str, names: dict[str, str]) -> str:
     "Links to another notebook (`01_parsing.ipynb`, `parsing.html`) pointed at its page document."
     def repl(m):
         stem = (m.group(2) or "") + m.group(3)
-        page = names.get(stem) or names.get(m.group(3))
+        page = names.get(stem) or names.get(m.group(3)) or (m.group(3) if m.group(3) in names.values() else None)
         if not page:
             return m.group(0)
         return f"{m.group(1)}{page}.{'ipynb' if m.group(1) == '](' else 'html'}{m.group(5) or ''}"
