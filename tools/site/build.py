@@ -38,7 +38,10 @@ def _page(job: tuple[str, str, dict, str]) -> tuple[str, list[str], float]:
     src, name, names, toctree = job
     start = time.time()
     os.chdir(NBS)  # nbdev's configuration (settings.ini) is found from here, as in nbdev_test
-    nb = make_page(Path(src), names)
+    try:
+        nb = make_page(Path(src), names)
+    except Exception as e:  # nbdev itself cannot read or process it: nbdev_docs would fail too
+        raise RuntimeError(f"{Path(src).name} could not be processed: {type(e).__name__}: {e}") from None
     if name == "index":
         nb.cells.append(nbformat.v4.new_markdown_cell(toctree))
     errors = execute(nb, NBS, kernel=KERNEL)
@@ -78,11 +81,15 @@ def main() -> int:
 
     failed = {}
     with ProcessPoolExecutor(max_workers=min(2, os.cpu_count() or 1)) as pool:
-        runs = pool.map(_page, jobs)
+        runs = [pool.submit(_page, job) for job in jobs]
         t = time.time()
         conf = __import__("conformance_page").write(SRC / f"{siteconf.CONFORMANCE}.md")
         conf_time = time.time() - t
-        for name, errors, secs in runs:
+        broken = [str(r.exception()) for r in runs if r.exception()]
+        if broken:
+            print("site: " + "\nsite: ".join(broken), file=sys.stderr)
+            return 1
+        for name, errors, secs in (r.result() for r in runs):
             print(f"site: ran {name:<20} {secs:5.1f} s" + (f", {len(errors)} cell(s) raised" if errors else ""))
             if errors:
                 failed[name] = errors
