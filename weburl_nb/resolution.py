@@ -44,11 +44,71 @@ def _is_double(path: str, i: int, n: int) -> bool:
     return _dot_at(path, i) != n
 
 
+_DOT = ('.', '%2E', '%2e')
+_DOTS = frozenset(_DOT)
+_DOTDOTS = frozenset(a + b for a in _DOT for b in _DOT)
+_DOT_SEGMENT_RE = re.compile(r'/(?:\.|%2[Ee]){1,2}(?=/|\Z)')
+
+
+_BLOCK = 8192                # characters of the path handled per round (see the note above)
+
+
+def _pop_settled(done: list) -> None:
+    "Rule C reaching back into the output of earlier rounds: drop their last `/segment`."
+    while done:
+        text, end = done[-1]
+        cut = text.rfind('/', 0, len(text) if end is None else end)
+        if cut > 0:
+            done[-1][1] = cut
+            return
+        done.pop()
+        if cut == 0:
+            return
+
+
+def _remove_dot_segments_rooted(path: str) -> str:
+    "The machine for a `path` that starts with `/`: a stack of segments (see above)."
+    if _DOT_SEGMENT_RE.search(path) is None:
+        return path                                                 # E only
+    done: list = []                  # [text, end]: settled output of earlier rounds, text[:end] kept
+    start, n = 0, len(path)
+    while start < n:
+        cut = path.find('/', start + _BLOCK)
+        if cut < 0:
+            cut = n
+        out: list[str] = []
+        for seg in path[start + 1:cut].split('/'):
+            if seg in _DOTS:                                        # B
+                continue
+            if seg in _DOTDOTS:                                     # C
+                if out:
+                    out.pop()
+                else:
+                    _pop_settled(done)
+                continue
+            out.append(seg)                                         # E
+        if out:
+            done.append(['/' + '/'.join(out), None])
+        start = cut
+    result = ''.join(text if end is None else text[:end] for text, end in done)
+    last = path[path.rfind('/') + 1:]
+    if last in _DOTS or last in _DOTDOTS:
+        result += '/'                                               # the '/' B or C leaves at the end
+    return result
+
+
 def remove_dot_segments(path: str) -> str:
     "RFC 3986 remove_dot_segments, treating `\\` as `/` and `%2E`/`%2e` as `.` (the spec's amendments)."
     path = path.replace('\\', '/')                                  # amendment 1
     if '.' not in path and '%' not in path:
         return path
+    if path[:1] == '/':
+        return _remove_dot_segments_rooted(path)
+    return _remove_dot_segments_machine(path)
+
+
+def _remove_dot_segments_machine(path: str) -> str:
+    "The general machine (rules A-E) over `path`, one segment at a time."
     out: list[str] = []
     i, n = 0, len(path)
     while i < n:
@@ -74,7 +134,7 @@ def remove_dot_segments(path: str) -> str:
         i = j
     return ''.join(out)
 
-# %% ../nbs/02_resolution.ipynb 9
+# %% ../nbs/02_resolution.ipynb 11
 def merge_path(r_path: str, b_path: str | None, base_has_authority: bool) -> str:
     "RFC 3986 merge, where the base path's last `/` or `\\` marks its directory."
     if base_has_authority and not b_path:
@@ -83,7 +143,7 @@ def merge_path(r_path: str, b_path: str | None, base_has_authority: bool) -> str
     cut = max(b_path.rfind('/'), b_path.rfind('\\'))
     return b_path[:cut + 1] + r_path
 
-# %% ../nbs/02_resolution.ipynb 12
+# %% ../nbs/02_resolution.ipynb 14
 _FILE_SLASH_ESCAPES_RE = re.compile('%(?:2[Ff]|5[Cc])')
 _DRIVE_LETTER = '(?:[A-Za-z]|%(?:4[1-9A-Fa-f]|5[0-9Aa]|6[1-9A-Fa-f]|7[0-9Aa]))'
 _DRIVE_SUFFIX = '(?:[:|]|%3[Aa]|%7[Cc])'
@@ -102,7 +162,7 @@ def begins_with_drive_spec(path: str) -> bool:
     "True if `path` starts with a drive specification followed by a slash character or its end."
     return _LEADING_DRIVE_RE.match(path) is not None
 
-# %% ../nbs/02_resolution.ipynb 15
+# %% ../nbs/02_resolution.ipynb 17
 INVALID = ParsedURL(invalid=True)
 
 
@@ -142,7 +202,7 @@ def resolve_relative_url(r: ParsedURL, base: ParsedURL) -> ParsedURL:
     return ParsedURL(scheme, **authority, path=path, query=r.query, fragment=r.fragment,
                      hierarchical=True)                                         # step 7
 
-# %% ../nbs/02_resolution.ipynb 17
+# %% ../nbs/02_resolution.ipynb 19
 def _without_fragment(u: ParsedURL) -> ParsedURL:
     return u._replace(fragment=None) if u.fragment is not None else u
 
