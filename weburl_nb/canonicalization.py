@@ -11,10 +11,10 @@ from functools import lru_cache
 
 import webencodings
 
-from .charclasses import NOT_HIERARCHICAL_SCHEMES, UNRESERVED
+from .charclasses import NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, UNRESERVED, preprocess
 from .host import canonicalize_host
-from .parsing import ParsedURL, parse_url
-from .resolution import DRIVE_SPEC_RE, resolve_url
+from .parsing import ParsedURL, find_scheme, parse_url, split_path_query_fragment
+from .resolution import DRIVE_SPEC_RE, merge_path, remove_dot_segments, resolve_url
 from .serialization import serialize_parsed_url
 
 # %% auto 0
@@ -22,7 +22,7 @@ __all__ = ['UTF8', 'USERINFO_OCTETS', 'PATH_OCTETS', 'QUERY_OCTETS', 'OPAQUE_PAT
            'DEFAULT_PORTS', 'INVALID', 'codec_for', 'EncodeSet', 'percent_encode', 'canonicalize_scheme',
            'canonicalize_userinfo', 'canonicalize_file_hostpath', 'canonicalize_port', 'decode_unreserved',
            'canonicalize_path', 'protect_double_slash', 'canonicalize_query', 'canonicalize_fragment',
-           'canonicalize_parsed_url', 'url_to_canon_url']
+           'canonicalize_parsed_url', 'url_to_canon_url_steps', 'url_to_canon_url']
 
 # %% ../nbs/06_canonicalization.ipynb 5
 _ASCII_PROBE = ''.join(map(chr, [0x09, 0x0A, 0x0C, 0x0D, 0x20, 0x21, 0x22, 0x26, 0x27, *range(0x2C, 0x40),
@@ -240,11 +240,113 @@ def canonicalize_parsed_url(u: ParsedURL, charset: str | None = None) -> ParsedU
     return ParsedURL(scheme, user, password, host, port, path, query, fragment, hierarchical=hierarchical)
 
 # %% ../nbs/06_canonicalization.ipynb 38
+def url_to_canon_url_steps(url: str, base: str | None = None, charset: str | None = None) -> str | None:
+    "The full algorithms in order: parse `base` (default: `url`), resolve `url` against it, canonicalize, serialize."
+    if not isinstance(url, str):
+        raise TypeError(f'url_to_canon_url() argument url must be str, not {type(url).__name__}')
+    if base is not None and not isinstance(base, str):
+        raise TypeError(f'url_to_canon_url() argument base must be str or None, not {type(base).__name__}')
+    parsed_base = parse_url(url if base is None else base)
+    return serialize_parsed_url(canonicalize_parsed_url(resolve_url(url, parsed_base), charset))
+
+# %% ../nbs/06_canonicalization.ipynb 40
+_PRINTABLE_NOT = r'\x00-\x20\x7f-\U0010ffff'
+_FAST_URL_RE = re.compile(
+    r'([A-Za-z0-9+.\-]+)://'                                   # scheme
+    rf'([^{_PRINTABLE_NOT}/\\?#@:]+)'                          # host (no user-info, no port)
+    rf'(/[^{_PRINTABLE_NOT}?#\\]*)?'                            # path
+    rf'(?:\?([^{_PRINTABLE_NOT}#]*))?'                          # query
+    rf'(?:#([^{_PRINTABLE_NOT}]*))?')                           # fragment
+_NOT_FAST = object()            # "the shortcut does not apply" (None already means "invalid")
+
+
+def _no_shortcut_scheme(scheme: str) -> bool:
+    "Schemes the shortcuts leave to the full algorithms: drives, `file` and the never-hierarchical ones."
+    return len(scheme) < 2 or scheme == 'file' or scheme in NOT_HIERARCHICAL_SCHEMES
+
+
+def _fast_absolute(url: str, charset: str | None):
+    "The canonical form of an absolute URL of the common shape, `None` if invalid, `_NOT_FAST` otherwise."
+    m = _FAST_URL_RE.fullmatch(url)
+    if m is None:
+        return _NOT_FAST
+    scheme, host, path, query, fragment = m.groups()
+    scheme = scheme.lower()                                                          # C2
+    if _no_shortcut_scheme(scheme):
+        return _NOT_FAST
+    host = canonicalize_host(host, scheme)                                           # C5
+    if host is None:
+        return None
+    path = canonicalize_path(remove_dot_segments(path or ''), True, scheme)          # resolution, C7-C8
+    path = protect_double_slash(path, scheme, None, None, host, None)                # C10
+    out = scheme + '://' + host + path                                               # serialization
+    if query is not None:
+        out += '?' + canonicalize_query(query, charset, True)                        # C11
+    if fragment is not None:
+        out += '#' + canonicalize_fragment(fragment)
+    return out
+
+# %% ../nbs/06_canonicalization.ipynb 42
+_TWO_SLASHES_RE = re.compile(r'[/\\]{2}')
+
+
+@lru_cache(maxsize=512)
+def _base_info(base: str) -> tuple[ParsedURL, str | None, str | None]:
+    "`(parsed base, canonical prefix or None, canonical scheme)`, computed once per base string."
+    b = parse_url(base)
+    if b.invalid or not b.hierarchical or b.host is None or b.scheme is None:
+        return b, None, None
+    scheme = canonicalize_scheme(b.scheme)
+    if _no_shortcut_scheme(scheme):
+        return b, None, None
+    c = canonicalize_parsed_url(b._replace(path='', query=None, fragment=None))
+    if c.invalid or not c.host:
+        return b, None, None
+    return b, serialize_parsed_url(c._replace(path=None)), scheme
+
+
+def _fast_relative(url: str, b: ParsedURL, prefix: str, scheme: str, charset: str | None):
+    "The canonical form of relative link `url` against the base `b` with canonical `prefix`, or `_NOT_FAST`."
+    s = preprocess(url)
+    if not s or _TWO_SLASHES_RE.match(s) or find_scheme(s)[0] is not None:
+        return _NOT_FAST
+    path, query, fragment = split_path_query_fragment(s)
+    if path:
+        if path[0] in SLASH_CHARS:
+            path = remove_dot_segments(path)                                # step 3
+        else:
+            path = remove_dot_segments(merge_path(path, b.path, True))      # step 6
+    elif query is not None:
+        path = b.path                                                       # step 4
+    else:
+        path, query = b.path, b.query                                       # step 5
+    out = prefix + canonicalize_path(path, True, scheme)                    # C7-C8
+    if query is not None:
+        out += '?' + canonicalize_query(query, charset, True)               # C11
+    if fragment is not None:
+        out += '#' + canonicalize_fragment(fragment)
+    return out
+
+# %% ../nbs/06_canonicalization.ipynb 44
 def url_to_canon_url(url: str, base: str | None = None, charset: str | None = None) -> str | None:
     "Resolve `url` against `base` (default: itself), canonicalize in `charset`, serialize; `None` if invalid."
     if not isinstance(url, str):
         raise TypeError(f'url_to_canon_url() argument url must be str, not {type(url).__name__}')
     if base is not None and not isinstance(base, str):
         raise TypeError(f'url_to_canon_url() argument base must be str or None, not {type(base).__name__}')
-    parsed_base = parse_url(url if base is None else base)
+    if charset is not None and not isinstance(charset, str):
+        raise TypeError(f'url_to_canon_url() argument charset must be str or None, not {type(charset).__name__}')
+    if base is None:
+        out = _fast_absolute(url, charset)
+        if out is not _NOT_FAST:
+            return out
+        parsed_base = parse_url(url)
+    else:
+        parsed_base, prefix, scheme = _base_info(base)
+        if not parsed_base.invalid:
+            out = _fast_absolute(url, charset)
+            if out is _NOT_FAST and prefix is not None:
+                out = _fast_relative(url, parsed_base, prefix, scheme, charset)
+            if out is not _NOT_FAST:
+                return out
     return serialize_parsed_url(canonicalize_parsed_url(resolve_url(url, parsed_base), charset))

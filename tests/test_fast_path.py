@@ -1,0 +1,53 @@
+"""The shortcuts of `url_to_canon_url` give exactly the answers of the full algorithms
+(`url_to_canon_url_steps`): over every conformance input (with and without its base and charset)
+and over the benchmark corpora when they are present (`WEBURL_BENCHDATA`, default `../shared/bench`).
+"""
+import os
+from pathlib import Path
+
+import pytest
+
+from datfile import data_dir, files, load
+
+from weburl_nb.canonicalization import url_to_canon_url, url_to_canon_url_steps
+
+BENCH = Path(os.environ.get("WEBURL_BENCHDATA") or Path(__file__).resolve().parents[2] / "shared" / "bench")
+
+
+def _mismatches(triples):
+    bad = []
+    for url, base, charset in triples:
+        fast, full = url_to_canon_url(url, base, charset), url_to_canon_url_steps(url, base, charset)
+        if fast != full:
+            bad.append((url, base, charset, fast, full))
+    return bad
+
+
+@pytest.mark.skipif(not data_dir().is_dir(), reason="conformance data not found")
+def test_conformance_inputs():
+    triples = set()
+    cases = [c for f in files() for c in load(f)]
+    bases = {c.get("base") for c in cases if c.get("base")} | {None}
+    for c in cases:
+        data, base, charset = c.get("data", ""), c.get("base") or None, c.get("charset") or None
+        for b in {base, None, "http://example.com/a/b?q#f"}:
+            triples.add((data, b, charset))
+            triples.add((data, b, None))
+    for base in bases:                          # every base as a URL of its own, and as a base of a few links
+        for link in ("", "x", "../y?q", "#f", "/a/./b"):
+            triples.add((link, base, None))
+    bad = _mismatches(sorted(triples, key=repr))
+    assert not bad, f"{len(bad)} mismatches, first: {bad[:3]}"
+
+
+@pytest.mark.skipif(not (BENCH / "hrefs.tsv").is_file(), reason="benchmark corpora not found")
+def test_bench_corpora():
+    triples = []
+    with open(BENCH / "hrefs.tsv", encoding="utf-8", newline="\n") as f:
+        for line in f:
+            base, _, href = line.rstrip("\n").partition("\t")
+            triples.append((href, base, None))
+    with open(BENCH / "absolute.txt", encoding="utf-8", newline="\n") as f:
+        triples += [(line.rstrip("\n"), None, None) for line in f]
+    bad = _mismatches(triples)
+    assert not bad, f"{len(bad)} mismatches, first: {bad[:3]}"
