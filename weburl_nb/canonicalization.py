@@ -13,7 +13,7 @@ import webencodings
 
 from .charclasses import NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, UNRESERVED, preprocess
 from .host import canonicalize_host
-from .parsing import ParsedURL, find_scheme, parse_url, split_path_query_fragment
+from .parsing import ParsedURL, parse_url
 from .resolution import DRIVE_SPEC_RE, merge_path, remove_dot_segments, resolve_url
 from .serialization import serialize_parsed_url
 
@@ -287,7 +287,7 @@ def _fast_absolute(url: str, charset: str | None):
     return out
 
 # %% ../nbs/06_canonicalization.ipynb 42
-_TWO_SLASHES_RE = re.compile(r'[/\\]{2}')
+_RELATIVE_LINK_RE = re.compile(r'(?![A-Za-z0-9+.\-]+:)(?![/\\]{2})([^?#]*)(?:\?([^#]*))?(?:#(.*))?', re.DOTALL)
 
 
 @lru_cache(maxsize=512)
@@ -308,9 +308,10 @@ def _base_info(base: str) -> tuple[ParsedURL, str | None, str | None]:
 def _fast_relative(url: str, b: ParsedURL, prefix: str, scheme: str, charset: str | None):
     "The canonical form of relative link `url` against the base `b` with canonical `prefix`, or `_NOT_FAST`."
     s = preprocess(url)
-    if not s or _TWO_SLASHES_RE.match(s) or find_scheme(s)[0] is not None:
+    m = _RELATIVE_LINK_RE.fullmatch(s) if s else None
+    if m is None:
         return _NOT_FAST
-    path, query, fragment = split_path_query_fragment(s)
+    path, query, fragment = m.groups()
     if path:
         if path[0] in SLASH_CHARS:
             path = remove_dot_segments(path)                                # step 3

@@ -90,9 +90,11 @@ def _remove_dot_segments_rooted(path: str) -> str:
         if out:
             done.append(['/' + '/'.join(out), None])
         start = cut
-    result = ''.join(text if end is None else text[:end] for text, end in done)
-    last = path[path.rfind('/') + 1:]
-    if last in _DOTS or last in _DOTDOTS:
+    if len(done) == 1 and done[0][1] is None:
+        result = done[0][0]                                         # the usual case: one round
+    else:
+        result = ''.join(text if end is None else text[:end] for text, end in done)
+    if seg in _DOTS or seg in _DOTDOTS:                             # the path's last segment
         result += '/'                                               # the '/' B or C leaves at the end
     return result
 
