@@ -291,32 +291,55 @@ _RELATIVE_LINK_RE = re.compile(r'(?![A-Za-z0-9+.\-]+:)(?![/\\]{2})([^?#]*)(?:\?(
 
 
 @lru_cache(maxsize=512)
-def _base_info(base: str) -> tuple[ParsedURL, str | None, str | None]:
-    "`(parsed base, canonical prefix or None, canonical scheme)`, computed once per base string."
+def _base_info(base: str) -> tuple:
+    "`(parsed base, canonical prefix, canonical scheme, clean directory)`, computed once per base string."
     b = parse_url(base)
     if b.invalid or not b.hierarchical or b.host is None or b.scheme is None:
-        return b, None, None
+        return b, None, None, None
     scheme = canonicalize_scheme(b.scheme)
     if _no_shortcut_scheme(scheme):
-        return b, None, None
+        return b, None, None, None
     c = canonicalize_parsed_url(b._replace(path='', query=None, fragment=None))
     if c.invalid or not c.host:
-        return b, None, None
-    return b, serialize_parsed_url(c._replace(path=None)), scheme
+        return b, None, None, None
+    directory = merge_path('', b.path, True)
+    if remove_dot_segments(directory) != directory:
+        directory = None
+    return b, serialize_parsed_url(c._replace(path=None)), scheme, directory
 
 
-def _fast_relative(url: str, b: ParsedURL, prefix: str, scheme: str, charset: str | None):
-    "The canonical form of relative link `url` against the base `b` with canonical `prefix`, or `_NOT_FAST`."
+_LEADING_UP_RE = re.compile(r'(?:\.\./)*')
+_RELATIVE_DOT_SEGMENT_RE = re.compile(r'(?:\A|/)(?:\.|%2[Ee]){1,2}(?=/|\Z)')
+
+
+def _merge_clean(directory: str, path: str) -> str | None:
+    "`remove_dot_segments(directory + path)` for a clean `directory`, when `path` is `../` steps then plain segments."
+    up = _LEADING_UP_RE.match(path).end()
+    rest = path[up:] if up else path
+    if '\\' in rest or _RELATIVE_DOT_SEGMENT_RE.search(rest):
+        return None
+    cut = len(directory) - 1
+    for _ in range(up // 3):
+        if cut == 0:
+            break
+        cut = directory.rfind('/', 0, cut)
+    return directory[:cut + 1] + rest
+
+
+def _fast_relative(url: str, info: tuple, charset: str | None):
+    "The canonical form of relative link `url` against the base described by `info`, or `_NOT_FAST`."
     s = preprocess(url)
     m = _RELATIVE_LINK_RE.fullmatch(s) if s else None
     if m is None:
         return _NOT_FAST
+    b, prefix, scheme, directory = info
     path, query, fragment = m.groups()
     if path:
         if path[0] in SLASH_CHARS:
             path = remove_dot_segments(path)                                # step 3
         else:
-            path = remove_dot_segments(merge_path(path, b.path, True))      # step 6
+            merged = _merge_clean(directory, path) if directory is not None else None
+            path = merged if merged is not None else remove_dot_segments(merge_path(path, b.path, True))  # step 6
     elif query is not None:
         path = b.path                                                       # step 4
     else:
@@ -343,11 +366,12 @@ def url_to_canon_url(url: str, base: str | None = None, charset: str | None = No
             return out
         parsed_base = parse_url(url)
     else:
-        parsed_base, prefix, scheme = _base_info(base)
+        info = _base_info(base)
+        parsed_base = info[0]
         if not parsed_base.invalid:
             out = _fast_absolute(url, charset)
-            if out is _NOT_FAST and prefix is not None:
-                out = _fast_relative(url, parsed_base, prefix, scheme, charset)
+            if out is _NOT_FAST and info[1] is not None:
+                out = _fast_relative(url, info, charset)
             if out is not _NOT_FAST:
                 return out
     return serialize_parsed_url(canonicalize_parsed_url(resolve_url(url, parsed_base), charset))
