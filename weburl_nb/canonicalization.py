@@ -59,6 +59,8 @@ class EncodeSet:
         ascii_part = ''.join(chr(b) for b in sorted(self.octets) if b < 0x80)
         high = '\x80-\U0010ffff' if any(b >= 0x80 for b in self.octets) else ''
         self.search = re.compile(f'[{re.escape(ascii_part)}{high}]' if ascii_part or high else '(?!)').search
+        safe = ''.join(chr(b) for b in range(0x80) if b not in self.octets)
+        self.all_safe = re.compile(f'[{re.escape(safe)}]*' if safe else '').fullmatch
 
     @classmethod
     def all_except(cls, safe: str) -> 'EncodeSet':
@@ -71,7 +73,7 @@ class EncodeSet:
 
 def percent_encode(s: str, encoding: str | None, octets: EncodeSet) -> str:
     "The steps to percent-encode a string: encode `s` in `encoding`, escape the `octets`, decode again."
-    if octets.search(s) is None and s.isascii():
+    if octets.all_safe(s) is not None:
         return s
     codec = codec_for(encoding)                                               # step 3
     raw = codec.encode(s, 'replace')[0].decode('latin-1')                     # steps 5-6
@@ -160,11 +162,27 @@ def canonicalize_port(port: str, scheme: str | None) -> str | None:
 _UNRESERVED_ESCAPE_RE = re.compile('%(' + '|'.join(f'{ord(c):02X}' for c in UNRESERVED) + ')', re.IGNORECASE)
 
 
+_DECODE_BLOCK = 8192
+
+
+def _decode_escape(m: re.Match) -> str:
+    return chr(int(m.group(1), 16))
+
+
 def decode_unreserved(s: str) -> str:
     "Percent-decode the escapes of unreserved characters (`%41` -> `A`); leave all other escapes alone."
     if '%' not in s:
         return s
-    return _UNRESERVED_ESCAPE_RE.sub(lambda m: chr(int(m.group(1), 16)), s)
+    if len(s) <= _DECODE_BLOCK:
+        return _UNRESERVED_ESCAPE_RE.sub(_decode_escape, s)
+    parts, start = [], 0                       # a long string: in pieces cut just before a `%` (see below)
+    while True:
+        cut = s.find('%', start + _DECODE_BLOCK)
+        if cut < 0:
+            parts.append(_UNRESERVED_ESCAPE_RE.sub(_decode_escape, s[start:]))
+            return ''.join(parts)
+        parts.append(_UNRESERVED_ESCAPE_RE.sub(_decode_escape, s[start:cut]))
+        start = cut
 
 
 def canonicalize_path(path: str | None, hierarchical: bool, scheme: str | None) -> str | None:
@@ -277,13 +295,18 @@ def _fast_absolute(url: str, charset: str | None):
     host = canonicalize_host(host, scheme)                                           # C5
     if host is None:
         return None
-    path = canonicalize_path(remove_dot_segments(path or ''), True, scheme)          # resolution, C7-C8
-    path = protect_double_slash(path, scheme, None, None, host, None)                # C10
-    out = scheme + '://' + host + path                                               # serialization
-    if query is not None:
-        out += '?' + canonicalize_query(query, charset, True)                        # C11
-    if fragment is not None:
-        out += '#' + canonicalize_fragment(fragment)
+    canon_path = canonicalize_path(remove_dot_segments(path or ''), True, scheme)    # resolution, C7-C8
+    canon_path = protect_double_slash(canon_path, scheme, None, None, host, None)    # C10
+    canon_query = None if query is None else canonicalize_query(query, charset, True)   # C11
+    canon_fragment = None if fragment is None else canonicalize_fragment(fragment)
+    if (canon_path is path and canon_query is query and canon_fragment is fragment
+            and host == m.group(2) and scheme == m.group(1)):
+        return url                                               # every part unchanged: url is the answer
+    out = scheme + '://' + host + canon_path                                         # serialization
+    if canon_query is not None:
+        out += '?' + canon_query
+    if canon_fragment is not None:
+        out += '#' + canon_fragment
     return out
 
 # %% ../nbs/06_canonicalization.ipynb 42
