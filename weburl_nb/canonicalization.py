@@ -268,13 +268,12 @@ def url_to_canon_url_steps(url: str, base: str | None = None, charset: str | Non
     return serialize_parsed_url(canonicalize_parsed_url(resolve_url(url, parsed_base), charset))
 
 # %% ../nbs/06_canonicalization.ipynb 40
-_PRINTABLE_NOT = r'\x00-\x20\x7f-\U0010ffff'
-_FAST_URL_RE = re.compile(
+_FAST_URL_RE = re.compile(                                  # classes as printable-ASCII ranges (see above)
     r'([A-Za-z0-9+.\-]+)://'                                   # scheme
-    rf'([^{_PRINTABLE_NOT}/\\?#@:]+)'                          # host (no user-info, no port)
-    rf'(/[^{_PRINTABLE_NOT}?#\\]*)?'                            # path
-    rf'(?:\?([^{_PRINTABLE_NOT}#]*))?'                          # query
-    rf'(?:#([^{_PRINTABLE_NOT}]*))?')                           # fragment
+    r'([!"$-.0-9;->A-\[\]-~]+)'                                # host: no / \ ? # @ : (no user-info, no port)
+    r'(/[!"$->@-\[\]-~]*)?'                                    # path: no ? # \
+    r'(?:\?([!"$-~]*))?'                                        # query: no #
+    r'(?:#([!-~]*))?')                                          # fragment
 _NOT_FAST = object()            # "the shortcut does not apply" (None already means "invalid")
 
 
@@ -310,7 +309,19 @@ def _fast_absolute(url: str, charset: str | None):
     return out
 
 # %% ../nbs/06_canonicalization.ipynb 42
-_RELATIVE_LINK_RE = re.compile(r'(?![A-Za-z0-9+.\-]+:)(?![/\\]{2})([^?#]*)(?:\?([^#]*))?(?:#(.*))?', re.DOTALL)
+_SCHEME_OR_AUTHORITY_RE = re.compile(r'[A-Za-z0-9+.\-]+:|[/\\]{2}')
+
+
+def _split_link(s: str) -> tuple[str, str | None, str | None]:
+    "`split_path_query_fragment(s)`, with `str.find`."
+    h = s.find('#')
+    if h < 0:                                   # the usual link: no fragment
+        q = s.find('?')
+        return (s, None, None) if q < 0 else (s[:q], s[q + 1:], None)
+    q = s.find('?', 0, h)
+    if q < 0:
+        return s[:h], None, s[h + 1:]
+    return s[:q], s[q + 1:h], s[h + 1:]
 
 
 @lru_cache(maxsize=512)
@@ -352,11 +363,10 @@ def _merge_clean(directory: str, path: str) -> str | None:
 def _fast_relative(url: str, info: tuple, charset: str | None):
     "The canonical form of relative link `url` against the base described by `info`, or `_NOT_FAST`."
     s = preprocess(url)
-    m = _RELATIVE_LINK_RE.fullmatch(s) if s else None
-    if m is None:
+    if not s or _SCHEME_OR_AUTHORITY_RE.match(s):
         return _NOT_FAST
     b, prefix, scheme, directory = info
-    path, query, fragment = m.groups()
+    path, query, fragment = _split_link(s)
     if path:
         if path[0] in SLASH_CHARS:
             path = remove_dot_segments(path)                                # step 3
