@@ -51,3 +51,17 @@ def test_bench_corpora():
         triples += [(line.rstrip("\n"), None, None) for line in f]
     bad = _mismatches(triples)
     assert not bad, f"{len(bad)} mismatches, first: {bad[:3]}"
+
+
+def test_base_info_parse():
+    "The cached parse of a base equals `parse_url`, also when the regular expression built it."
+    from weburl_nb.canonicalization import _base_info
+    from weburl_nb.parsing import parse_url
+    texts = {"http://a/b", "HTTPS://Ex.com?q#f", "ws://h", "ftp://h//x/../y"}
+    if data_dir().is_dir():
+        texts |= {c.get(k) for f in files() for c in load(f) for k in ("data", "base") if c.get(k)}
+    if (BENCH / "hrefs.tsv").is_file():
+        with open(BENCH / "hrefs.tsv", encoding="utf-8", newline="\n") as f:
+            texts |= {line.partition("\t")[0] for line in f}
+    bad = [t for t in texts if _base_info(t)[0] != parse_url(t)]
+    assert not bad, bad[:5]

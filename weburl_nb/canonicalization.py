@@ -327,19 +327,28 @@ def _split_link(s: str) -> tuple[str, str | None, str | None]:
 @lru_cache(maxsize=512)
 def _base_info(base: str) -> tuple:
     "`(parsed base, canonical prefix, canonical scheme, clean directory)`, computed once per base string."
-    b = parse_url(base)
-    if b.invalid or not b.hierarchical or b.host is None or b.scheme is None:
-        return b, None, None, None
-    scheme = canonicalize_scheme(b.scheme)
-    if _no_shortcut_scheme(scheme):
-        return b, None, None, None
-    c = canonicalize_parsed_url(b._replace(path='', query=None, fragment=None))
-    if c.invalid or not c.host:
+    m = _FAST_URL_RE.fullmatch(base)
+    if m is not None and not _no_shortcut_scheme(m.group(1).lower()):     # the first shortcut's shape
+        scheme_text, host, path, query, fragment = m.groups()
+        b = ParsedURL(scheme_text, host=host, path=path or '', query=query, fragment=fragment, hierarchical=True)
+        scheme = scheme_text.lower()
+        host = canonicalize_host(host, scheme)
+        prefix = scheme + '://' + host if host else None
+    else:
+        b = parse_url(base)
+        if b.invalid or not b.hierarchical or b.host is None or b.scheme is None:
+            return b, None, None, None
+        scheme = canonicalize_scheme(b.scheme)
+        if _no_shortcut_scheme(scheme):
+            return b, None, None, None
+        c = canonicalize_parsed_url(b._replace(path='', query=None, fragment=None))
+        prefix = serialize_parsed_url(c._replace(path=None)) if not c.invalid and c.host else None
+    if prefix is None:
         return b, None, None, None
     directory = merge_path('', b.path, True)
     if remove_dot_segments(directory) != directory:
         directory = None
-    return b, serialize_parsed_url(c._replace(path=None)), scheme, directory
+    return b, prefix, scheme, directory
 
 
 _LEADING_UP_RE = re.compile(r'(?:\.\./)*')
