@@ -256,7 +256,7 @@ SHAPES = ('long path', 'dot-segments', 'long query', 'host labels', 'percent-esc
 SIZES = (10_000, 100_000, 1_000_000)
 
 
-def bench_scaling(min_time: float = 0.5) -> dict:
+def bench_scaling(min_time: float = 1.0) -> dict:
     """Seconds per call of `url_to_canon_url` for each shape and size.
 
     Each call is timed alone, repeated for at least `min_time` seconds (and at least 7 times); the

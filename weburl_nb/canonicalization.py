@@ -163,10 +163,17 @@ _UNRESERVED_ESCAPE_RE = re.compile('%(' + '|'.join(f'{ord(c):02X}' for c in UNRE
 
 
 _DECODE_BLOCK = 8192
+_UNRESERVED_HEX = {f'{ord(c):02X}'.lower() if lower else f'{ord(c):02X}': c
+                   for c in UNRESERVED for lower in (False, True)}
+_UNRESERVED_HEX |= {k[0].upper() + k[1].lower(): c for k, c in _UNRESERVED_HEX.items()}
+_UNRESERVED_HEX |= {k[0].lower() + k[1].upper(): c for k, c in _UNRESERVED_HEX.items()}
 
 
-def _decode_escape(m: re.Match) -> str:
-    return chr(int(m.group(1), 16))
+def _decode_piece(s: str) -> str:
+    "`decode_unreserved` of `s`: after each `%`, a two-digit code of an unreserved character is decoded."
+    parts = s.split('%')
+    hexes = _UNRESERVED_HEX
+    return parts[0] + ''.join([hexes[p[:2]] + p[2:] if p[:2] in hexes else '%' + p for p in parts[1:]])
 
 
 def decode_unreserved(s: str) -> str:
@@ -174,14 +181,14 @@ def decode_unreserved(s: str) -> str:
     if '%' not in s:
         return s
     if len(s) <= _DECODE_BLOCK:
-        return _UNRESERVED_ESCAPE_RE.sub(_decode_escape, s)
+        return _decode_piece(s)
     parts, start = [], 0                       # a long string: in pieces cut just before a `%` (see below)
     while True:
         cut = s.find('%', start + _DECODE_BLOCK)
         if cut < 0:
-            parts.append(_UNRESERVED_ESCAPE_RE.sub(_decode_escape, s[start:]))
+            parts.append(_decode_piece(s[start:]))
             return ''.join(parts)
-        parts.append(_UNRESERVED_ESCAPE_RE.sub(_decode_escape, s[start:cut]))
+        parts.append(_decode_piece(s[start:cut]))
         start = cut
 
 
@@ -287,11 +294,11 @@ def _fast_absolute(url: str, charset: str | None):
     m = _FAST_URL_RE.fullmatch(url)
     if m is None:
         return _NOT_FAST
-    scheme, host, path, query, fragment = m.groups()
-    scheme = scheme.lower()                                                          # C2
+    scheme_text, host_text, path, query, fragment = m.groups()
+    scheme = scheme_text.lower()                                                     # C2
     if _no_shortcut_scheme(scheme):
         return _NOT_FAST
-    host = canonicalize_host(host, scheme)                                           # C5
+    host = canonicalize_host(host_text, scheme)                                      # C5
     if host is None:
         return None
     canon_path = canonicalize_path(remove_dot_segments(path or ''), True, scheme)    # resolution, C7-C8
@@ -299,7 +306,7 @@ def _fast_absolute(url: str, charset: str | None):
     canon_query = None if query is None else canonicalize_query(query, charset, True)   # C11
     canon_fragment = None if fragment is None else canonicalize_fragment(fragment)
     if (canon_path is path and canon_query is query and canon_fragment is fragment
-            and host == m.group(2) and scheme == m.group(1)):
+            and host == host_text and scheme == scheme_text):
         return url                                               # every part unchanged: url is the answer
     out = scheme + '://' + host + canon_path                                         # serialization
     if canon_query is not None:
