@@ -108,93 +108,53 @@ def contenders() -> tuple[dict, dict, dict]:
     absolute['weburl_nb.url_to_canon_url'] = ours_a
     absolute['urllib.parse.urlsplit'] = urllib_a
 
+    def each_pair(call):
+        "A loop over `(base, href)` pairs; a peer that raises on an input just goes on."
+        def run(pairs):
+            for b, h in pairs:
+                try:
+                    call(b, h)
+                except Exception:
+                    pass
+        return run
+
+    def each_url(call):
+        "A loop over URLs; a peer that raises on an input just goes on."
+        def run(urls):
+            for u in urls:
+                try:
+                    call(u)
+                except Exception:
+                    pass
+        return run
+
     try:
         import yarl
         URL = yarl.URL
-
-        def yarl_h(pairs):
-            for b, h in pairs:
-                try:
-                    URL(b).join(URL(h))
-                except Exception:
-                    pass
-
-        def yarl_a(urls):
-            for u in urls:
-                try:
-                    URL(u)
-                except Exception:
-                    pass
-        hrefs['yarl URL(b).join(URL(h))'] = yarl_h
-        absolute['yarl URL(u)'] = yarl_a
+        hrefs['yarl URL(b).join(URL(h))'] = each_pair(lambda b, h: URL(b).join(URL(h)))
+        absolute['yarl URL(u)'] = each_url(URL)
         versions['yarl'] = _version('yarl')
     except ImportError:
         pass
-
     try:
         import rfc3986
         ref = rfc3986.uri_reference
-
-        def rfc_h(pairs):
-            for b, h in pairs:
-                try:
-                    ref(h).resolve_with(b).unsplit()
-                except Exception:
-                    pass
-
-        def rfc_a(urls):
-            for u in urls:
-                try:
-                    ref(u).normalize().unsplit()
-                except Exception:
-                    pass
-        hrefs['rfc3986 resolve_with'] = rfc_h
-        absolute['rfc3986 normalize'] = rfc_a
+        hrefs['rfc3986 resolve_with'] = each_pair(lambda b, h: ref(h).resolve_with(b).unsplit())
+        absolute['rfc3986 normalize'] = each_url(lambda u: ref(u).normalize().unsplit())
         versions['rfc3986'] = _version('rfc3986')
     except ImportError:
         pass
-
     try:
         from w3lib.url import canonicalize_url
-
-        def w3_h(pairs):
-            for b, h in pairs:
-                try:
-                    canonicalize_url(urljoin(b, h))
-                except Exception:
-                    pass
-
-        def w3_a(urls):
-            for u in urls:
-                try:
-                    canonicalize_url(u)
-                except Exception:
-                    pass
-        hrefs['w3lib canonicalize_url(urljoin)'] = w3_h
-        absolute['w3lib canonicalize_url'] = w3_a
+        hrefs['w3lib canonicalize_url(urljoin)'] = each_pair(lambda b, h: canonicalize_url(urljoin(b, h)))
+        absolute['w3lib canonicalize_url'] = each_url(canonicalize_url)
         versions['w3lib'] = _version('w3lib')
     except ImportError:
         pass
-
     try:
         import ada_url
-        join, normalize = ada_url.join_url, ada_url.normalize_url
-
-        def ada_h(pairs):
-            for b, h in pairs:
-                try:
-                    join(b, h)
-                except Exception:
-                    pass
-
-        def ada_a(urls):
-            for u in urls:
-                try:
-                    normalize(u)
-                except Exception:
-                    pass
-        hrefs['ada-url join_url'] = ada_h
-        absolute['ada-url normalize_url'] = ada_a
+        hrefs['ada-url join_url'] = each_pair(ada_url.join_url)
+        absolute['ada-url normalize_url'] = each_url(ada_url.normalize_url)
         versions['ada-url'] = _version('ada-url')
     except ImportError:
         pass

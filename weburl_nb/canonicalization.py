@@ -265,12 +265,19 @@ def canonicalize_parsed_url(u: ParsedURL, charset: str | None = None) -> ParsedU
     return ParsedURL(scheme, user, password, host, port, path, query, fragment, hierarchical=hierarchical)
 
 # %% ../nbs/06_canonicalization.ipynb 38
-def url_to_canon_url_steps(url: str, base: str | None = None, charset: str | None = None) -> str | None:
-    "The full algorithms in order: parse `base` (default: `url`), resolve `url` against it, canonicalize, serialize."
+def _check_arguments(url, base, charset) -> None:
+    "The `TypeError` of `url_to_canon_url` for an argument of the wrong type."
     if not isinstance(url, str):
         raise TypeError(f'url_to_canon_url() argument url must be str, not {type(url).__name__}')
     if base is not None and not isinstance(base, str):
         raise TypeError(f'url_to_canon_url() argument base must be str or None, not {type(base).__name__}')
+    if charset is not None and not isinstance(charset, str):
+        raise TypeError(f'url_to_canon_url() argument charset must be str or None, not {type(charset).__name__}')
+
+
+def url_to_canon_url_steps(url: str, base: str | None = None, charset: str | None = None) -> str | None:
+    "The full algorithms in order: parse `base` (default: `url`), resolve `url` against it, canonicalize, serialize."
+    _check_arguments(url, base, charset)
     parsed_base = parse_url(url if base is None else base)
     return serialize_parsed_url(canonicalize_parsed_url(resolve_url(url, parsed_base), charset))
 
@@ -403,12 +410,7 @@ def _fast_relative(url: str, info: tuple, charset: str | None):
 # %% ../nbs/06_canonicalization.ipynb 44
 def url_to_canon_url(url: str, base: str | None = None, charset: str | None = None) -> str | None:
     "Resolve `url` against `base` (default: itself), canonicalize in `charset`, serialize; `None` if invalid."
-    if not isinstance(url, str):
-        raise TypeError(f'url_to_canon_url() argument url must be str, not {type(url).__name__}')
-    if base is not None and not isinstance(base, str):
-        raise TypeError(f'url_to_canon_url() argument base must be str or None, not {type(base).__name__}')
-    if charset is not None and not isinstance(charset, str):
-        raise TypeError(f'url_to_canon_url() argument charset must be str or None, not {type(charset).__name__}')
+    _check_arguments(url, base, charset)
     if base is None:
         out = _fast_absolute(url, charset)
         if out is not _NOT_FAST:
