@@ -11,13 +11,13 @@ import os
 import sys
 
 from . import __version__
-from .canonicalization import canonicalize_parsed_url
+from .canonicalization import canonicalize_parsed_url, url_to_canon_url
 from .parsing import parse_url
 from .resolution import resolve_url
 from .serialization import serialize_parsed_url
 
 # %% auto 0
-__all__ = ['COMPONENTS', 'parse_args', 'canonicalize_line', 'format_result', 'main']
+__all__ = ['COMPONENTS', 'parse_args', 'canonical_line', 'json_line', 'main']
 
 # %% ../nbs/08_cli.ipynb 5
 COMPONENTS = ('scheme', 'user', 'password', 'host', 'port', 'path', 'query', 'fragment')
@@ -35,20 +35,18 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return p.parse_args(argv)
 
 # %% ../nbs/08_cli.ipynb 7
-def canonicalize_line(text: str, base, charset: str | None):
-    "Resolve `text` against the parsed `base` (or itself when `base` is None) and canonicalize it."
-    parsed_base = base if base is not None else parse_url(text)
-    return canonicalize_parsed_url(resolve_url(text, parsed_base), charset)
+def canonical_line(text: str, base: str | None, charset: str | None) -> tuple[bool, str]:
+    "`(invalid, output line)` for one input in plain mode: the canonical URL, or an empty line."
+    canon = url_to_canon_url(text, base, charset)
+    return canon is None, canon or ''
 
 
-def format_result(text: str, url, as_json: bool) -> str:
-    "The output line for one input: the canonical URL (empty when invalid), or a JSON object."
-    canon = serialize_parsed_url(url)
-    if not as_json:
-        return canon or ''
-    record = {'input': text, 'url': canon, **{k: getattr(url, k) for k in COMPONENTS},
+def json_line(text: str, parsed_base, charset: str | None) -> tuple[bool, str]:
+    "`(invalid, output line)` for one input in `--json` mode; `parsed_base` None means the input is its own base."
+    url = canonicalize_parsed_url(resolve_url(text, parsed_base if parsed_base is not None else parse_url(text)), charset)
+    record = {'input': text, 'url': serialize_parsed_url(url), **{k: getattr(url, k) for k in COMPONENTS},
               'invalid': url.invalid, 'hierarchical': url.hierarchical}
-    return json.dumps(record, ensure_ascii=False)
+    return url.invalid, json.dumps(record, ensure_ascii=False)
 
 # %% ../nbs/08_cli.ipynb 10
 def _input_lines(args, stdin):
@@ -72,15 +70,18 @@ def main(argv: list[str] | None = None, stdin=None, stdout=None, stderr=None) ->
         if hasattr(stdout, 'reconfigure'):
             stdout.reconfigure(encoding='utf-8', errors='replace')
     stderr = stderr if stderr is not None else sys.stderr
-    base = parse_url(args.base) if args.base is not None else None
+    parsed_base = parse_url(args.base) if args.json and args.base is not None else None
     status = 0
     try:
         for label, text in _input_lines(args, stdin):
-            url = canonicalize_line(text, base, args.charset)
-            if url.invalid:
+            if args.json:
+                invalid, line = json_line(text, parsed_base, args.charset)
+            else:
+                invalid, line = canonical_line(text, args.base, args.charset)
+            if invalid:
                 status = 1
                 print(f'weburl: {label}: invalid URL: {text!r}', file=stderr)
-            stdout.write(format_result(text, url, args.json) + '\n')
+            stdout.write(line + '\n')
         stdout.flush()
     except BrokenPipeError:                  # the reader went away (`weburl < big | head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
