@@ -9,7 +9,7 @@ import re
 
 # %% auto 0
 __all__ = ['ALPHA', 'DIGIT', 'UNRESERVED', 'SCHEME_CHARS', 'SLASH_CHARS', 'AUTHORITY_TERMINATORS', 'CONTROL_CHARS',
-           'NOT_HIERARCHICAL_SCHEMES', 'is_not_hierarchical_scheme', 'preprocess']
+           'NOT_HIERARCHICAL_SCHEMES', 'is_not_hierarchical_scheme', 'remove_tab_lf_cr', 'preprocess']
 
 # %% ../nbs/00_charclasses.ipynb 5
 ALPHA = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
@@ -42,10 +42,15 @@ _TAB_LF_CR = str.maketrans('', '', '\t\n\r')
 _TRIMMED = '\x0b\x0c '
 
 
+def remove_tab_lf_cr(s: str) -> str:
+    "`s` without TAB, LF and CR (step 3 here; step 2 of CanonicalizeHost)."
+    if '\t' in s or '\n' in s or '\r' in s:
+        return s.translate(_TAB_LF_CR)
+    return s
+
+
 def preprocess(s: str) -> str:
     "The steps to preprocess a string: step 2 (U+FFFD), step 3 (drop TAB/LF/CR), step 4 (trim VT/FF/SPACE)."
     if not s.isascii():
         s = _NONCHARACTERS_RE.sub('\ufffd', s)               # step 2
-    if '\t' in s or '\n' in s or '\r' in s:
-        s = s.translate(_TAB_LF_CR)                           # step 3
-    return s.strip(_TRIMMED)                                  # step 4
+    return remove_tab_lf_cr(s).strip(_TRIMMED)               # steps 3 and 4
