@@ -5,7 +5,7 @@ TESTDATA ?= $(or $(WEBURL_TESTDATA),../shared/testdata/tests-web-url)
 export WEBURL_TESTDATA := $(TESTDATA)
 BENCHDATA ?= $(or $(WEBURL_BENCHDATA),../shared/bench)
 
-.PHONY: help export clean-nbs readme test pytest nbtest check-sync site site-test bench
+.PHONY: help export clean-nbs readme test pytest nbtest check-sync site site-test bench bench-record
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -36,3 +36,6 @@ site-test:  ## the browser test of the built site (headless Chromium; run `make 
 
 bench:  ## the benchmark against urllib.parse and the peers (pip install -e .[bench]); writes bench-results/latest.json
 	$(PY) bench/run.py --data $(BENCHDATA)
+
+bench-record:  ## keep the latest benchmark run as the one the site shows by default (bench/recorded.json)
+	cp bench-results/latest.json bench/recorded.json

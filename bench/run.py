@@ -245,6 +245,19 @@ def bench_scaling(min_time: float = 1.0) -> dict:
     return out
 
 
+def bench_scaling_isolated() -> dict:
+    """`bench_scaling` in a fresh interpreter.
+
+    In the benchmark's own process the 1 MB timings of memory-bound shapes swing widely (a long path from
+    96x to 170x its 10 KB time between runs) with what that process already holds: the corpora, the
+    results, the peers' extension modules. A child that imports only `weburl_nb` measures the library
+    alone, and gives the same ratios run after run."""
+    code = 'import json, sys; sys.path.insert(0, sys.argv[1]); import run; print(json.dumps(run.bench_scaling()))'
+    done = subprocess.run([sys.executable, '-c', code, str(Path(__file__).resolve().parent)],
+                          capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
 # ---------------------------------------------------------------------------------------------
 # Peak memory of the CLI
 # ---------------------------------------------------------------------------------------------
@@ -354,7 +367,7 @@ def main(argv=None) -> int:
         print_corpus('hrefs: resolve + canonicalize', result['corpora']['hrefs'], len(pairs))
         print_corpus('absolute: canonicalize', result['corpora']['absolute'], len(urls))
     if 'scaling' not in args.skip:
-        result['scaling'] = bench_scaling()
+        result['scaling'] = bench_scaling_isolated()
         print_scaling(result['scaling'])
     if 'memory' in result:
         m = result['memory']
