@@ -65,3 +65,29 @@ def test_base_info_parse():
             texts |= {line.partition("\t")[0] for line in f}
     bad = [t for t in texts if _base_info(t)[0] != parse_url(t)]
     assert not bad, bad[:5]
+
+
+def test_random_urls_of_the_shortcut_shapes():
+    "30,000 random absolute URLs and relative links built to hit the shortcuts, against random bases."
+    import random
+    rng = random.Random(1234)
+    seg = ["a", "B", ".", "..", "%2e", "%2E.", "%41", "%7e", "%zz", "", "x y", "ü", "\\", ";p=1", "~u", "%"]
+    tail = ["", "?", "?q=1", "?a b", "?ü", "#", "#f", "#a b", "?q#f", "#\x85"]
+    hosts = ["a", "EXAMPLE.com", "xn--4gq.jp", "1.2.3.4", "0x7f.1", "[::1]", "a..b", "a%2eb", "%41b", "h_1", "-a-"]
+    schemes = ["http", "HTTPS", "ws", "ftp", "gopher", "x-y", "file", "mailto", "a"]
+
+    def path(n):
+        return "".join("/" + rng.choice(seg) for _ in range(n))
+
+    def absolute():
+        return f"{rng.choice(schemes)}://{rng.choice(hosts)}{path(rng.randint(0, 4))}{rng.choice(tail)}"
+
+    triples = []
+    for _ in range(10000):
+        triples.append((absolute(), None, None))
+        base = absolute()
+        link = rng.choice(["", "../" * rng.randint(1, 3), "./", "/", "\\"]) + path(rng.randint(0, 3))[1:] + rng.choice(tail)
+        triples.append((link, base, rng.choice([None, "euc-jp"])))
+        triples.append((absolute(), base, None))
+    bad = _mismatches(triples)
+    assert not bad, f"{len(bad)} mismatches, first: {bad[:3]}"
