@@ -5,13 +5,17 @@ TESTDATA ?= $(or $(WEBURL_TESTDATA),../shared/testdata/tests-web-url)
 export WEBURL_TESTDATA := $(TESTDATA)
 BENCHDATA ?= $(or $(WEBURL_BENCHDATA),../shared/bench)
 
-.PHONY: help export clean-nbs readme test pytest nbtest check-sync site site-test bench bench-record
+.PHONY: help export outputs readme test pytest nbtest check-sync site site-test bench bench-record
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
 export:  ## regenerate weburl_nb/ from nbs/ and clean the notebooks
 	nbdev_export
+	nbdev_clean
+
+outputs:  ## re-run the notebooks in place so their stored example outputs match the code
+	for nb in nbs/index.ipynb nbs/0*.ipynb; do jupyter nbconvert --to notebook --execute --inplace "$$nb" || exit 1; done
 	nbdev_clean
 
 readme:  ## regenerate README.md from nbs/index.ipynb
