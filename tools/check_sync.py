@@ -11,6 +11,12 @@ ROOT = Path(__file__).resolve().parent.parent
 TRACKED = ["settings.ini", "README.md", "nbs", "weburl_nb", "tools", "_quarto.yml"]
 
 
+def _tool(name: str) -> str:
+    "A console script of the running environment (next to its python), else from PATH."
+    beside = Path(sys.executable).parent / name
+    return str(beside) if beside.exists() else (shutil.which(name) or name)
+
+
 def differing(a: Path, b: Path) -> list[str]:
     "Files that differ between folders `a` and `b` (caches ignored)."
     cmp = filecmp.dircmp(a, b, ignore=["__pycache__", ".ipynb_checkpoints"])
@@ -29,7 +35,7 @@ def main() -> int:
                 shutil.copytree(src, t / name, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
             elif src.exists():
                 shutil.copy2(src, t / name)
-        for cmd in (["nbdev_export"], ["nbdev_clean"], [sys.executable, "tools/readme.py"]):
+        for cmd in ([_tool("nbdev_export")], [_tool("nbdev_clean")], [sys.executable, "tools/readme.py"]):
             subprocess.run(cmd, cwd=t, check=True, capture_output=True)
         bad = [p for p in differing(ROOT / "weburl_nb", t / "weburl_nb") + differing(ROOT / "nbs", t / "nbs")]
         if not filecmp.cmp(ROOT / "README.md", t / "README.md", shallow=False):

@@ -14,9 +14,12 @@ __all__ = ['b1_b2_map', 'map_step', 'has_unassigned', 'nfkc', 'is_prohibited', '
            'nameprep']
 
 # %% ../nbs/04_nameprep.ipynb 7
+_CACHED_CODE_POINTS = 1 << 16         # bound of each per-character cache below
+
 class _MapTable(dict):
     "A `str.translate` table for the Map step, filled one code point at a time as they are met."
     def __missing__(self, cp: int) -> str:
+        if len(self) >= _CACHED_CODE_POINTS: self.clear()     # hostile input cannot grow it without end
         self[cp] = out = b1_b2_map(chr(cp))
         return out
 
@@ -48,7 +51,7 @@ _PROHIBITED_TABLES = (stringprep.in_table_c12, stringprep.in_table_c22, stringpr
                       stringprep.in_table_c4, stringprep.in_table_c5, stringprep.in_table_c6,
                       stringprep.in_table_c7, stringprep.in_table_c8, stringprep.in_table_c9)
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=_CACHED_CODE_POINTS)
 def is_prohibited(c: str) -> bool:
     "Whether character `c` is prohibited by Nameprep (tables C.1.2, C.2.2, C.3 to C.9)."
     return any(in_table(c) for in_table in _PROHIBITED_TABLES)
@@ -64,7 +67,7 @@ _DEFAULT_BIDI = ((0x0590, 0x08FF, 'R'), (0xFB1D, 0xFDCF, 'R'), (0xFDF0, 0xFDFF, 
                  (0x10800, 0x10FFF, 'R'), (0x1E800, 0x1EFFF, 'R'), (0x20A0, 0x20CF, 'ET'),
                  (0x2060, 0x206F, 'BN'), (0xFDD0, 0xFDEF, 'BN'), (0xFFF0, 0xFFF8, 'BN'), (0xE0000, 0xE0FFF, 'BN'))
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=_CACHED_CODE_POINTS)
 def bidi_class(c: str) -> str:
     "Bidi class of `c` in the latest Unicode: `R`, `AL`, `L`, ... (defaults for unassigned code points)."
     cls = unicodedata.bidirectional(c)
