@@ -56,9 +56,6 @@ class EncodeSet:
     def __init__(self, octets):
         self.octets = frozenset(octets)
         self.table = {b: f'%{b:02X}' for b in self.octets}
-        ascii_part = ''.join(chr(b) for b in sorted(self.octets) if b < 0x80)
-        high = '\x80-\U0010ffff' if any(b >= 0x80 for b in self.octets) else ''
-        self.search = re.compile(f'[{re.escape(ascii_part)}{high}]' if ascii_part or high else '(?!)').search
         safe = ''.join(chr(b) for b in range(0x80) if b not in self.octets)
         self.all_safe = re.compile(f'[{re.escape(safe)}]*' if safe else '').fullmatch
 
@@ -159,14 +156,9 @@ def canonicalize_port(port: str, scheme: str | None) -> str | None:
     return str(p) if p <= 65535 else None
 
 # %% ../nbs/06_canonicalization.ipynb 27
-_UNRESERVED_ESCAPE_RE = re.compile('%(' + '|'.join(f'{ord(c):02X}' for c in UNRESERVED) + ')', re.IGNORECASE)
-
-
 _DECODE_BLOCK = 8192
-_UNRESERVED_HEX = {f'{ord(c):02X}'.lower() if lower else f'{ord(c):02X}': c
-                   for c in UNRESERVED for lower in (False, True)}
-_UNRESERVED_HEX |= {k[0].upper() + k[1].lower(): c for k, c in _UNRESERVED_HEX.items()}
-_UNRESERVED_HEX |= {k[0].lower() + k[1].upper(): c for k, c in _UNRESERVED_HEX.items()}
+_UNRESERVED_HEX = {a + b: c for c in UNRESERVED for code in [f'{ord(c):02X}']     # '7E', '7e' -> '~'
+                   for a in {code[0], code[0].lower()} for b in {code[1], code[1].lower()}}
 
 
 def _decode_piece(s: str) -> str:
