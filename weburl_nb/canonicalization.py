@@ -161,11 +161,30 @@ _UNRESERVED_HEX = {a + b: c for c in UNRESERVED for code in [f'{ord(c):02X}']   
                    for a in {code[0], code[0].lower()} for b in {code[1], code[1].lower()}}
 
 
+def _hex_class(digits: set) -> str:
+    "A regular-expression class of the hexadecimal `digits` (a lone digit stays as it is)."
+    return ''.join(sorted(digits)) if len(digits) == 1 else '[' + ''.join(sorted(digits)) + ']'
+
+
+def _unreserved_escape_split_re() -> re.Pattern:
+    "`%` then the two digits of an unreserved character, captured; the digits grouped by the first one."
+    seconds: dict[str, set] = {}
+    for code in _UNRESERVED_HEX:
+        seconds.setdefault(code[0].upper(), set()).add(code[1])
+    return re.compile('%(' + '|'.join(_hex_class({first, first.lower()}) + _hex_class(second)
+                                      for first, second in sorted(seconds.items())) + ')')
+
+
+_UNRESERVED_ESCAPE_SPLIT = _unreserved_escape_split_re()
+
+
 def _decode_piece(s: str) -> str:
-    "`decode_unreserved` of `s`: after each `%`, a two-digit code of an unreserved character is decoded."
-    parts = s.split('%')
-    hexes = _UNRESERVED_HEX
-    return parts[0] + ''.join([hexes[p[:2]] + p[2:] if p[:2] in hexes else '%' + p for p in parts[1:]])
+    "`decode_unreserved` of `s`: text and captured digits alternate; each pair of digits becomes its character."
+    parts = _UNRESERVED_ESCAPE_SPLIT.split(s)
+    if len(parts) == 1:
+        return s                                # no unreserved escape: nothing to copy
+    parts[1::2] = map(_UNRESERVED_HEX.__getitem__, parts[1::2])
+    return ''.join(parts)
 
 
 def decode_unreserved(s: str) -> str:
@@ -174,7 +193,7 @@ def decode_unreserved(s: str) -> str:
         return s
     if len(s) <= _DECODE_BLOCK:
         return _decode_piece(s)
-    parts, start = [], 0                       # a long string: in pieces cut just before a `%` (see below)
+    parts, start = [], 0                       # a long string: in pieces cut just before a `%` (see above)
     while True:
         cut = s.find('%', start + _DECODE_BLOCK)
         if cut < 0:
@@ -194,7 +213,7 @@ def canonicalize_path(path: str | None, hierarchical: bool, scheme: str | None) 
         return percent_encode(decode_unreserved(path), None, PATH_OCTETS)
     return percent_encode(path, None, OPAQUE_PATH_OCTETS)
 
-# %% ../nbs/06_canonicalization.ipynb 30
+# %% ../nbs/06_canonicalization.ipynb 31
 def protect_double_slash(path: str | None, scheme: str | None, user, password, host, port) -> str | None:
     "C10: prefix `/.` to a path starting with `//` that would otherwise serialize as an authority."
     if (path is not None and path.startswith('//') and scheme not in NOT_HIERARCHICAL_SCHEMES
@@ -202,7 +221,7 @@ def protect_double_slash(path: str | None, scheme: str | None, user, password, h
         return '/.' + path
     return path
 
-# %% ../nbs/06_canonicalization.ipynb 33
+# %% ../nbs/06_canonicalization.ipynb 34
 def canonicalize_query(query: str | None, encoding: str | None, hierarchical: bool) -> str | None:
     "C11: percent-encode the query in the document's encoding (UTF-8 for URLs without hierarchy)."
     if query is None:
@@ -218,7 +237,7 @@ def canonicalize_fragment(fragment: str | None) -> str | None:
         fragment = _C1_RE.sub(lambda m: percent_encode(m.group(), None, C1_OCTETS), fragment)
     return percent_encode(fragment, None, FRAGMENT_OCTETS)
 
-# %% ../nbs/06_canonicalization.ipynb 36
+# %% ../nbs/06_canonicalization.ipynb 37
 INVALID = ParsedURL(invalid=True)
 _MAX_HOSTPATH_ROUNDS = 16
 
@@ -256,7 +275,7 @@ def canonicalize_parsed_url(u: ParsedURL, charset: str | None = None) -> ParsedU
     fragment = canonicalize_fragment(u.fragment)
     return ParsedURL(scheme, user, password, host, port, path, query, fragment, hierarchical=hierarchical)
 
-# %% ../nbs/06_canonicalization.ipynb 38
+# %% ../nbs/06_canonicalization.ipynb 39
 def _check_arguments(url, base, charset) -> None:
     "The `TypeError` of `url_to_canon_url` for an argument of the wrong type."
     if not isinstance(url, str):
@@ -273,7 +292,7 @@ def url_to_canon_url_steps(url: str, base: str | None = None, charset: str | Non
     parsed_base = parse_url(url if base is None else base)
     return serialize_parsed_url(canonicalize_parsed_url(resolve_url(url, parsed_base), charset))
 
-# %% ../nbs/06_canonicalization.ipynb 40
+# %% ../nbs/06_canonicalization.ipynb 41
 _FAST_URL_RE = re.compile(                                  # classes as printable-ASCII ranges (see above)
     r'([A-Za-z0-9+.\-]+)://'                                   # scheme
     r'([!"$-.0-9;->A-\[\]-~]+)'                                # host: no / \ ? # @ : (no user-info, no port)
@@ -314,7 +333,7 @@ def _fast_absolute(url: str, charset: str | None):
         out += '#' + canon_fragment
     return out
 
-# %% ../nbs/06_canonicalization.ipynb 42
+# %% ../nbs/06_canonicalization.ipynb 43
 _SCHEME_OR_AUTHORITY_RE = re.compile(r'[A-Za-z0-9+.\-]+:|[/\\]{2}')
 
 
@@ -399,7 +418,7 @@ def _fast_relative(url: str, info: tuple, charset: str | None):
         out += '#' + canonicalize_fragment(fragment)
     return out
 
-# %% ../nbs/06_canonicalization.ipynb 44
+# %% ../nbs/06_canonicalization.ipynb 45
 def url_to_canon_url(url: str, base: str | None = None, charset: str | None = None) -> str | None:
     "Resolve `url` against `base` (default: itself), canonicalize in `charset`, serialize; `None` if invalid."
     _check_arguments(url, base, charset)
