@@ -15,7 +15,7 @@ export:  ## regenerate weburl_nb/ from nbs/ and clean the notebooks
 	nbdev_clean
 
 outputs:  ## re-run the notebooks in place so their stored example outputs match the code
-	for nb in nbs/index.ipynb nbs/0*.ipynb; do jupyter nbconvert --to notebook --execute --inplace "$$nb" || exit 1; done
+	for nb in nbs/index.ipynb nbs/[0-9]*.ipynb; do jupyter nbconvert --to notebook --execute --inplace "$$nb" || exit 1; done
 	nbdev_clean
 
 readme:  ## regenerate README.md from nbs/index.ipynb

@@ -1,9 +1,11 @@
 """Write README.md from nbs/index.ipynb (Quarto, which `nbdev_readme` needs, is not available offline).
 
 Markdown cells are copied; a code cell becomes a Python block, its text output a plain
-block after it. Cells marked `#| hide` and nbdev directive lines are left out.
+block after it. Cells marked `#| hide` and nbdev directive lines are left out. A link to a sibling
+notebook (`](10_performance.ipynb)`) is pointed into `nbs/`, where it lives seen from the README.
 """
 import json
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -14,7 +16,7 @@ def cell_markdown(cell: dict) -> str:
     "The README text of one notebook cell ('' for a hidden cell)."
     src = "".join(cell["source"])
     if cell["cell_type"] == "markdown":
-        return src.strip() + "\n"
+        return re.sub(r"\]\((?=[\w-]+\.ipynb[)#])", "](nbs/", src.strip()) + "\n"
     lines = src.splitlines()
     if any(l.strip() in ("#| hide", "#|hide") for l in lines):
         return ""
