@@ -240,9 +240,10 @@ def bench_scaling(samples: int = 15, sample_time: float = 0.02) -> dict:
     10 KB calls with the best of ~30 single 1 MB calls, which favoured the 10 KB side.)"""
     out = {}
     for shape in SHAPES:
-        calls, number, times = {}, {}, {}
+        calls, number, times, lengths = {}, {}, {}, {}
         for size in SIZES:
             base, url = long_url(shape, size)
+            lengths[size] = len(url)
             calls[size] = call = (lambda url=url, base=base: url_to_canon_url(url, base))
             call()                                                      # warm-up
             number[size] = _calls_per_sample(call, sample_time)
@@ -255,7 +256,7 @@ def bench_scaling(samples: int = 15, sample_time: float = 0.02) -> dict:
                     call()
                 times[size].append((time.perf_counter() - t0) / n)
         row = {str(size): {'seconds': min(times[size]), 'median_seconds': statistics.median(times[size]),
-                           'len': len(long_url(shape, size)[1]), 'calls_per_sample': number[size],
+                           'len': lengths[size], 'calls_per_sample': number[size],
                            'samples': samples} for size in SIZES}
         row['ratio_1MB_to_10KB'] = row[str(SIZES[-1])]['seconds'] / row[str(SIZES[0])]['seconds']
         out[shape] = row
@@ -331,7 +332,8 @@ def print_corpus(title: str, rows: dict, n: int):
 
 
 def print_scaling(rows: dict):
-    print('\nlong URLs: url_to_canon_url, milliseconds per call (best sample; the trial with the median ratio of 5 fresh processes)')
+    trials = len(next(iter(rows.values())).get('trial_ratios', [])) or 1
+    print(f'\nlong URLs: url_to_canon_url, milliseconds per call (best sample; the trial with the median ratio of {trials} fresh processes)')
     hdr = ''.join(f'{s // 1000:>9} KB' for s in SIZES)
     print(f'  {"shape":<18}{hdr}{"1MB/10KB":>11}')
     for shape, r in rows.items():
