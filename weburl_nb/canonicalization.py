@@ -150,7 +150,10 @@ def canonicalize_port(port: str, scheme: str | None) -> str | None:
         return ''
     if not _DIGITS_RE.fullmatch(port):
         return None
-    p = int(port)
+    digits = port.lstrip('0')
+    if len(digits) > 5:                 # over 65535, and int() would refuse beyond 4,300 digits
+        return None
+    p = int(digits or '0')
     if p == DEFAULT_PORTS.get(scheme):
         return ''
     return str(p) if p <= 65535 else None

@@ -149,8 +149,11 @@ def parse_file_url(scheme: str, rest: str) -> ParsedURL:
     return ParsedURL(scheme, host=host, path=path, query=query, fragment=fragment, hierarchical=True)
 
 # %% ../nbs/01_parsing.ipynb 34
+_UNC_HOST_RE = re.compile(r'([^/\\]*)(.*)', re.DOTALL)      # step 3: no slash skipped before the host
+
+
 def parse_unc_path(s: str) -> ParsedURL:
     "The steps to parse a UNC path (`\\\\server\\share` -> `file://server/share`)."
     rest, query, fragment = split_path_query_fragment(s.lstrip('\\'))   # steps 1-2
-    _, host, path = _FILE_RE.fullmatch(rest).groups()                   # step 3
+    host, path = _UNC_HOST_RE.fullmatch(rest).groups()                  # step 3
     return ParsedURL('file', host=host, path=path, query=query, fragment=fragment, hierarchical=True)

@@ -1,0 +1,38 @@
+"""Issue 10's findings, one regression test each: inputs that used to crash, parse wrongly or give a
+canonical URL that was not a fixed point (the property tests in `test_properties.py` cover the same
+promises for arbitrary strings)."""
+import subprocess
+import sys
+
+from weburl_nb.canonicalization import url_to_canon_url, url_to_canon_url_steps
+
+
+def both(url, base=None, charset=None):
+    "The answer of the shortcut route, after checking that the steps route agrees."
+    fast, steps = url_to_canon_url(url, base, charset), url_to_canon_url_steps(url, base, charset)
+    assert fast == steps, (url, base, charset, fast, steps)
+    return fast
+
+
+def test_unc_slash_after_backslashes():
+    "Finding 1: the host of a UNC path is what precedes the first slash character, here nothing."
+    assert both("\\\\/h") == "file:///h"
+    assert both("\\\\\\/h/x") == "file:///h/x"
+    assert both("x", "\\\\/h/") == "file:///h/x"
+    assert both("\\\\srv\\share") == "file://srv/share"
+
+
+def test_port_longer_than_int_digit_limit():
+    "Finding 2: Python's int() refuses more than 4,300 digits; the port is still read."
+    assert both("http://h:" + "0" * 5000) == "http://h:0/"
+    assert both("http://h:" + "0" * 5000 + "80/a") == "http://h/a"
+    assert both("http://h:" + "1" * 5000) is None
+
+
+def test_cli_goes_on_after_a_long_port():
+    "Finding 2: `weburl` used to stop in the middle of a stream on such a port."
+    lines = ("http://h:" + "0" * 5000 + "\nHTTP://A/\n").encode()
+    p = subprocess.run([sys.executable, "-c", "import sys; from weburl_nb.cli import main; sys.exit(main())"],
+                       input=lines, capture_output=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.decode().splitlines() == ["http://h:0/", "http://a/"]
