@@ -5,7 +5,7 @@ TESTDATA ?= $(or $(WEBURL_TESTDATA),../shared/testdata/tests-web-url)
 export WEBURL_TESTDATA := $(TESTDATA)
 BENCHDATA ?= $(or $(WEBURL_BENCHDATA),../shared/bench)
 
-.PHONY: help export outputs readme test pytest nbtest check-sync site site-test bench bench-record
+.PHONY: help export outputs readme test pytest nbtest check-sync conformance site site-test bench bench-record
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -28,6 +28,9 @@ pytest:  ## the pytest suite (conformance cases, API and CLI tests)
 
 nbtest:  ## run every notebook's examples
 	nbdev_test --n_workers 2
+
+conformance:  ## agreement with the data per mode (THIS, chrome, gecko, ie) and data file: the quoted figures
+	$(PY) tests/conformance.py --all
 
 check-sync:  ## weburl_nb/ and README.md equal what nbs/ generates; notebooks are clean
 	$(PY) tools/check_sync.py

@@ -1,17 +1,40 @@
-"""How one tests-web-url case is checked (shared/testdata/FORMAT.md, "How a case is checked").
+"""How one tests-web-url case is checked (shared/testdata/FORMAT.md, "How a case is checked"),
+in each of the four modes: `this` (the spec's own steps) and the browser profiles `chrome`,
+`gecko` and `ie`.
 
-`check(case)` returns a list of readable mismatches (empty when the case passes);
-`check_idempotent(case)` does the same for the idempotency rule of the
-canonicalization files. The pytest suite and the site's conformance page use both.
+`check(case, mode)` returns a list of readable mismatches (empty when the case passes);
+`check_idempotent(case)` does the same for the idempotency rule of the canonicalization
+files (a rule of THIS only: the browsers of 2011 were not idempotent). The pytest suite,
+the site's conformance page and this file's command line use them:
+
+    python tests/conformance.py --browsers      # agreement per mode and data file
+    python tests/conformance.py --record        # rewrite the known-disagreement list
+
+In a browser run, the case's `<browser>-canon`, `<browser>-host` and `<browser>-invalid`
+fields replace `canon`, `host` and `invalid`, and `<browser>-not-invalid 1` cancels `invalid`
+(FORMAT.md). A case without such fields expects the browser to agree with THIS.
 """
 from __future__ import annotations
 
-from datfile import COMPONENTS, Case, expected
+import inspect
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from datfile import COMPONENTS, Case, data_dir, expected, files, load
 
 from weburl_nb import (canonicalize_parsed_url, parse_url, resolve_url,
                        serialize_parsed_url)
 
 NOT_COMPARED_WHEN_INVALID = {"scheme", "host", "path", "query", "fragment"}
+MODES = ("this", "chrome", "gecko", "ie")
+BROWSERS = MODES[1:]
+OVERRIDDEN = ("canon", "host", "invalid")
+KNOWN = Path(__file__).resolve().parent / "browser_disagreements.tsv"
+UNEXPLAINED = "(no reason written yet)"
+NO_PROFILES = "the code has no browser profiles yet: THIS's steps ran"
+# Whether the code takes `browser=`; until it does, a browser run measures THIS's output.
+HAS_PROFILES = "browser" in inspect.signature(canonicalize_parsed_url).parameters
 
 
 def kind_of(file: str) -> str:
@@ -19,8 +42,35 @@ def kind_of(file: str) -> str:
     return {"parsing.dat": "parse", "resolving.dat": "resolve"}.get(file, "canon")
 
 
-def run(case: Case):
-    "The `ParsedURL` and serialization the case's file asks for."
+def in_mode(case: Case, mode: str = "this") -> Case:
+    "The case as a run in `mode` sees it: the browser's fields replace the general ones."
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
+    if mode == "this":
+        return case
+    fields = dict(case.fields)
+    for name in OVERRIDDEN:
+        if f"{mode}-{name}" in fields:
+            fields[name] = fields[f"{mode}-{name}"]
+            fields.pop(name + "8", None)       # a `name8` override is about THIS's value
+    if fields.get(f"{mode}-not-invalid") == "1":
+        fields.pop("invalid", None)
+    return replace(case, fields=fields)
+
+
+def has_record(case: Case, mode: str) -> bool:
+    "Whether the case carries a field of its own for browser `mode`."
+    return mode != "this" and any(k.startswith(mode + "-") for k in case.fields)
+
+
+def _canonicalize(url, charset, mode):
+    if mode == "this" or not HAS_PROFILES:
+        return canonicalize_parsed_url(url, charset)
+    return canonicalize_parsed_url(url, charset, browser=mode)
+
+
+def run(case: Case, mode: str = "this"):
+    "The `ParsedURL` and serialization the case's file asks for, in `mode`."
     data = case.get("data", "")
     base_text = case.get("base") or data
     kind = kind_of(case.file)
@@ -29,13 +79,14 @@ def run(case: Case):
     url = resolve_url(data, parse_url(base_text))
     if kind == "resolve":
         return url, None
-    url = canonicalize_parsed_url(url, case.get("charset") or None)
+    url = _canonicalize(url, case.get("charset") or None, mode)
     return url, serialize_parsed_url(url)
 
 
-def check(case: Case) -> list[str]:
-    "Mismatches between what the code gives and what the case expects."
-    url, canon = run(case)
+def check(case: Case, mode: str = "this") -> list[str]:
+    "Mismatches between what the code gives in `mode` and what the case expects there."
+    url, canon = run(case, mode)
+    case = in_mode(case, mode)
     want_invalid = case.get("invalid") == "1"
     problems = []
     if url.invalid != want_invalid:
@@ -63,3 +114,125 @@ def check_idempotent(case: Case) -> list[str]:
     base = parse_url(case.get("base") or case.get("data", ""))
     again = serialize_parsed_url(canonicalize_parsed_url(resolve_url(canon, base), case.get("charset") or None))
     return [] if again == canon else [f"not idempotent: {canon!r} -> {again!r}"]
+
+
+def outcome(case: Case, mode: str = "this") -> list[str]:
+    "`check(case, mode)`, with an exception of the code under test reported as a mismatch."
+    try:
+        return check(case, mode)
+    except Exception as e:
+        return [f"raised {type(e).__name__}: {e}"]
+
+
+# --- agreement per mode, and the recorded list of known disagreements -------------------
+
+def agreement(mode: str, names: list[str] | None = None) -> dict:
+    """Per data file: applicable cases, agreeing cases, cases with a record of `mode`'s own,
+    agreeing ones among those, not-applicable cases; and every disagreement (case id -> text)."""
+    table, disagree = {}, {}
+    for name in files() if names is None else names:
+        row = dict(cases=0, agree=0, recorded=0, recorded_agree=0, na=[])
+        for case in load(name):
+            if case.not_applicable:
+                row["na"].append((case.id, case.not_applicable))
+                continue
+            problems = outcome(case, mode)
+            row["cases"] += 1
+            row["agree"] += not problems
+            if has_record(case, mode):
+                row["recorded"] += 1
+                row["recorded_agree"] += not problems
+            if problems:
+                disagree[case.id] = "; ".join(problems)
+        table[name] = row
+    return {"mode": mode, "files": table, "disagreements": disagree}
+
+
+def totals(result: dict) -> dict:
+    "The file rows of an `agreement` result added up."
+    keys = ("cases", "agree", "recorded", "recorded_agree")
+    out = {k: sum(r[k] for r in result["files"].values()) for k in keys}
+    out["na"] = sum(len(r["na"]) for r in result["files"].values())
+    return out
+
+
+def share(part: int, whole: int) -> float:
+    return part / whole if whole else 1.0
+
+
+def read_known(path: Path = KNOWN) -> dict:
+    "The recorded disagreements: {mode: {case id: (mismatch text, reason)}}."
+    known = {m: {} for m in BROWSERS}
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line and not line.startswith("#"):
+                mode, cid, text, reason = line.split("\t")
+                known[mode][cid] = (text, reason)
+    return known
+
+
+HEADER = """\
+# Known disagreements of the browser profiles with the browsers' recorded results.
+# One line per case: mode, case id (file:case:data), what differs, why (a reason, in words).
+# tests/test_conformance.py compares the disagreements the code gives with this list exactly,
+# so any change (a case fixed or a new disagreement) shows up. After a deliberate change run
+#     python tests/conformance.py --record
+# which rewrites this file keeping the reasons already written, then write the new reasons.
+"""
+
+
+def record(path: Path = KNOWN) -> dict:
+    "Rewrite the known-disagreement file from the code's current results; the results."
+    old = read_known(path)
+    lines, results = [HEADER.rstrip("\n")], {}
+    for mode in BROWSERS:
+        results[mode] = res = agreement(mode)
+        for cid, text in res["disagreements"].items():
+            default = UNEXPLAINED if HAS_PROFILES else NO_PROFILES
+            reason = old[mode].get(cid, ("", default))[1]
+            if reason == NO_PROFILES and HAS_PROFILES:
+                reason = UNEXPLAINED
+            lines.append("\t".join((mode, cid, text, reason)))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return results
+
+
+def report(results: dict) -> str:
+    "The per-mode, per-file agreement table, as text."
+    out = []
+    if not HAS_PROFILES:
+        out.append("note: this code has no browser profiles yet (no `browser=`); "
+                   "every mode runs THIS's steps.\n")
+    for mode, res in results.items():
+        out.append(f"== {mode}")
+        out.append(f"{'data file':<30}{'cases':>7}{'agree':>7}{'%':>8}"
+                   f"{'with record':>13}{'agree':>7}{'%':>8}{'n/a':>5}")
+        rows = list(res["files"].items()) + [("all files", totals(res))]
+        for name, r in rows:
+            na = r["na"] if isinstance(r["na"], int) else len(r["na"])
+            rec = (f"{r['recorded']:>13}{r['recorded_agree']:>7}"
+                   f"{100 * share(r['recorded_agree'], r['recorded']):>7.1f}%"
+                   if r["recorded"] else f"{'':>13}{'':>7}{'':>8}")
+            out.append(f"{name:<30}{r['cases']:>7}{r['agree']:>7}"
+                       f"{100 * share(r['agree'], r['cases']):>7.1f}%{rec}{na:>5}")
+        out.append("")
+    return "\n".join(out)
+
+
+def main(argv: list[str]) -> int:
+    if not data_dir().is_dir():
+        print(f"conformance data not found at {data_dir()}", file=sys.stderr)
+        return 2
+    if "--record" in argv:
+        results = record()
+        print(f"wrote {KNOWN}")
+    else:
+        modes = MODES if "--all" in argv else BROWSERS if "--browsers" in argv else ("this",)
+        results = {m: agreement(m) for m in modes}
+    print(report(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    sys.exit(main(sys.argv[1:]))

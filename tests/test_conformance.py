@@ -1,11 +1,13 @@
-"""The tests-web-url conformance suite: one pytest test per case of every `.dat` file.
+"""The tests-web-url conformance suite: one pytest test per case of every `.dat` file (THIS),
+and per browser profile one test of its agreement figure and one of its known disagreements.
 
 The data folder comes from `WEBURL_TESTDATA` (default: `../shared/testdata/tests-web-url`
 beside the repository). When it is absent the whole suite is skipped, saying so.
 """
 import pytest
 
-from conformance import check, check_idempotent, kind_of
+from conformance import (BROWSERS, KNOWN, agreement, check, check_idempotent,
+                         kind_of, read_known, share, totals)
 from datfile import ENV_VAR, data_dir, files, load
 
 if not data_dir().is_dir():
@@ -39,3 +41,43 @@ def test_data_files_present():
     "The folder holds the files this suite is built for."
     names = set(files())
     assert {"parsing.dat", "resolving.dat", "decomps.dat"} <= names
+
+
+# --- the browser profiles ----------------------------------------------------------------
+# Agreement of each profile with its browser's recorded results, over every applicable case
+# of every file (a case without a record of that browser expects the browser to agree with
+# THIS). The floor is the lowest figure accepted; it is raised as the profiles get better and
+# the goal is 0.99. `python tests/conformance.py --browsers` prints the figures per file.
+FLOOR = {"chrome": 0.973, "gecko": 0.923, "ie": 0.927}
+_RESULTS = {}
+
+
+def _agreement(mode):
+    if mode not in _RESULTS:
+        _RESULTS[mode] = agreement(mode)
+    return _RESULTS[mode]
+
+
+@pytest.mark.parametrize("mode", BROWSERS)
+def test_browser_agreement_floor(mode):
+    t = totals(_agreement(mode))
+    got = share(t["agree"], t["cases"])
+    print(f"{mode}: {t['agree']} of {t['cases']} cases agree ({100 * got:.1f}%)")
+    assert got >= FLOOR[mode], f"{mode} agrees in {100 * got:.2f}% of the cases, below its floor {FLOOR[mode]:.3f}"
+
+
+@pytest.mark.parametrize("mode", BROWSERS)
+def test_browser_known_disagreements(mode):
+    """The cases where the profile disagrees with its browser are exactly those listed in
+    tests/browser_disagreements.tsv, each with the same mismatch: a fixed case or a new
+    disagreement both show up here."""
+    got = _agreement(mode)["disagreements"]
+    known = {cid: text for cid, (text, _) in read_known()[mode].items()}
+    new = {c: t for c, t in got.items() if known.get(c) != t}
+    gone = sorted(c for c in known if c not in got)
+    lines = [f"  new or changed: {c}: {t}" for c, t in sorted(new.items())]
+    lines += [f"  now agrees: {c}" for c in gone]
+    assert not lines, (f"{mode}: {len(new)} new/changed and {len(gone)} fixed disagreements against "
+                       f"{KNOWN.name}; if deliberate run `python tests/conformance.py --record`, "
+                       "write the reasons of new lines, and commit:\n" + "\n".join(lines[:40]))
+
