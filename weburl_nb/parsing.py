@@ -9,6 +9,7 @@ import re
 from typing import NamedTuple
 
 from .charclasses import NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, preprocess
+from .trace import trace_for
 
 # %% auto 0
 __all__ = ['ParsedURL', 'parse_url', 'parse_preprocessed', 'find_scheme', 'split_path_query_fragment', 'parse_hierarchical',
@@ -51,24 +52,25 @@ def parse_url(s: str) -> ParsedURL:
 
 def parse_preprocessed(s: str) -> ParsedURL:
     "The steps to parse a URL, after preprocessing."
+    trace = trace_for('parse')
     if s.startswith('\\\\'):
-        return parse_unc_path(s)                                   # step 2
-    scheme, rest = find_scheme(s)                                  # step 3
+        return trace.note('2', parse_unc_path(s))                      # step 2
+    scheme, rest = find_scheme(s)                                      # step 3
     if scheme is None:
-        return ParsedURL(path=s, invalid=True, hierarchical=True)
+        return trace.note('3', ParsedURL(path=s, invalid=True, hierarchical=True))
     if len(scheme) == 1 and scheme.isalpha():
-        return parse_drive_url(scheme, rest)                       # step 4
+        return trace.note('4', parse_drive_url(scheme, rest))          # step 4
     lower = scheme.lower()
     if lower == 'file':
-        return parse_file_url(scheme, rest)                        # step 5
+        return trace.note('5', parse_file_url(scheme, rest))           # step 5
     if lower == 'mailto':
-        return parse_mailto_url(scheme, rest)
+        return trace.note('mailto', parse_mailto_url(scheme, rest))
     if lower in NOT_HIERARCHICAL_SCHEMES:
-        return ParsedURL(scheme=scheme, path=rest)                 # opaque: see the note
+        return trace.note('opaque', ParsedURL(scheme=scheme, path=rest))   # see the note
     if rest[:1] in SLASH_CHARS and rest:
-        return parse_hierarchical(scheme, rest)                    # step 6
-    path, query, fragment = split_path_query_fragment(rest)        # step 7
-    return ParsedURL(scheme=scheme, path=path, query=query, fragment=fragment)
+        return trace.note('6', parse_hierarchical(scheme, rest))       # step 6
+    path, query, fragment = split_path_query_fragment(rest)            # step 7
+    return trace.note('7', ParsedURL(scheme=scheme, path=path, query=query, fragment=fragment))
 
 # %% ../nbs/01_parsing.ipynb 11
 _SCHEME_RE = re.compile(r'[A-Za-z0-9+.\-]+(?=:)')

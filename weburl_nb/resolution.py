@@ -9,6 +9,7 @@ import re
 
 from .charclasses import preprocess
 from .parsing import ParsedURL, parse_preprocessed
+from .trace import trace_for
 
 # %% auto 0
 __all__ = ['DRIVE_SPEC_RE', 'INVALID', 'remove_dot_segments', 'merge_path', 'decode_file_slashes', 'begins_with_drive_spec',
@@ -175,6 +176,7 @@ def _clean_path(path: str, is_file: bool) -> str:
 
 def resolve_relative_url(r: ParsedURL, base: ParsedURL) -> ParsedURL:
     "The steps to resolve a relative URL: complete reference `r` from `base`."
+    trace = trace_for('relative')
     if not base.hierarchical:                                                   # step 1
         return INVALID
     scheme = base.scheme
@@ -183,15 +185,15 @@ def resolve_relative_url(r: ParsedURL, base: ParsedURL) -> ParsedURL:
     if r.has_authority:                                                         # step 2
         if path is not None:
             path = _clean_path(path, is_file)
-        return r._replace(scheme=scheme, path=path, invalid=False, hierarchical=True)
+        return trace.note('2', r._replace(scheme=scheme, path=path, invalid=False, hierarchical=True))
     authority = dict(user=base.user, password=base.password, host=base.host, port=base.port)
     if path and path[0] in '/\\':                                               # step 3
-        path = _clean_path(path, is_file)
+        path = trace.step('3', path, _clean_path(path, is_file))
     elif not path and r.query is not None:                                      # step 4
-        path = base.path
+        path = trace.note('4', base.path)
     elif not path and r.fragment is not None:                                   # step 5
-        return ParsedURL(scheme, **authority, path=base.path, query=base.query,
-                         fragment=r.fragment, hierarchical=True)
+        return trace.note('5', ParsedURL(scheme, **authority, path=base.path, query=base.query,
+                                         fragment=r.fragment, hierarchical=True))
     else:                                                                       # step 6
         r_path, b_path = path or '', base.path
         if is_file:
@@ -200,7 +202,8 @@ def resolve_relative_url(r: ParsedURL, base: ParsedURL) -> ParsedURL:
                 authority = dict(user=None, password=None, host=None, port=None)
                 b_path = ''
         has_authority = any(v is not None for v in authority.values())
-        path = remove_dot_segments(merge_path(r_path, b_path, has_authority))
+        merged = remove_dot_segments(merge_path(r_path, b_path, has_authority))
+        path = trace.step('6', r_path, merged)
     return ParsedURL(scheme, **authority, path=path, query=r.query, fragment=r.fragment,
                      hierarchical=True)                                         # step 7
 
@@ -215,20 +218,23 @@ def resolve_url(s: str, base: ParsedURL) -> ParsedURL:
         raise TypeError(f'resolve_url() argument s must be str, not {type(s).__name__}')
     if not isinstance(base, ParsedURL):
         raise TypeError(f'resolve_url() argument base must be ParsedURL, not {type(base).__name__}')
+    trace = trace_for('resolve')
     if base.invalid:                                                            # step 4
-        return INVALID
-    s = preprocess(s)                                                           # step 5
+        return trace.fail('4', 'base-invalid', INVALID)
+    s = trace.step('5', s, preprocess(s))                                       # step 5
     if s == '':                                                                 # step 6
-        return _without_fragment(base)
+        return trace.note('6', _without_fragment(base))
     r = parse_preprocessed(s)                                                   # step 7
     if r.invalid:                                                               # step 8
         if not base.hierarchical:
-            return INVALID
-        return resolve_relative_url(parse_preprocessed((base.scheme or '') + ':' + s), base)
+            return trace.fail('8', 'base-not-hierarchical', INVALID, scheme=base.scheme)
+        as_absolute = trace.note('8', (base.scheme or '') + ':' + s)
+        return resolve_relative_url(parse_preprocessed(as_absolute), base)
     if base.hierarchical and base.scheme is not None and r.scheme.lower() == base.scheme.lower():  # step 9
         if not r.has_authority and not r.path and r.query is None and r.fragment is None:
-            return _without_fragment(base)
+            return trace.note('9', _without_fragment(base))
         return resolve_relative_url(r, base)
     if r.hierarchical and r.path is not None:                                   # step 10
-        r = r._replace(path=_clean_path(r.path, r.scheme.lower() == 'file'))
+        path = _clean_path(r.path, r.scheme.lower() == 'file')
+        r = r._replace(path=trace.step('10', r.path, path))
     return r

@@ -1,0 +1,49 @@
+"""`explain` against the conformance data: it takes the steps route, so its result must equal
+`url_to_canon_url`'s for every input, and every invalid result must come with a reason that names
+the step that failed. Also: the trace is thread-local, and recording leaves no trace behind."""
+import re
+import threading
+
+import pytest
+
+from datfile import data_dir, files, load
+from weburl_nb import url_to_canon_url
+from weburl_nb.explain import explain
+from weburl_nb.trace import OFF, REASONS, Recording, trace_for
+
+if not data_dir().is_dir():
+    pytest.skip(f"conformance data not found at {data_dir()}", allow_module_level=True)
+
+CASES = [c for f in files() for c in load(f) if not c.not_applicable]
+# a reason ends by naming its step: "(CanonicalizeHost step 28)", "(canonicalization C6)", ...
+NAMES_A_STEP = re.compile(r"\((?:[^()]*\bstep\b[^()]*|canonicalization C\d+)\)$")
+
+
+def _inputs(case):
+    return case.get("data", ""), case.get("base") or None, case.get("charset") or None
+
+
+def test_explain_agrees_with_url_to_canon_url_on_every_conformance_input():
+    disagree = []
+    for case in CASES:
+        url, base, charset = _inputs(case)
+        got, want = explain(url, base, charset).result, url_to_canon_url(url, base, charset)
+        if got != want:
+            disagree.append(f"{case.id}: explain {got!r}, url_to_canon_url {want!r}")
+    assert not disagree, f"{len(disagree)} cases:\n" + "\n".join(disagree[:20])
+
+
+def test_every_registered_reason_names_a_step():
+    for key, r in REASONS.items():
+        assert NAMES_A_STEP.search(r.message), key
+
+
+def test_recording_is_per_thread_and_ends_with_its_block():
+    seen = []
+    with Recording() as r:
+        t = threading.Thread(target=lambda: seen.append(trace_for("parse")))
+        t.start()
+        t.join()
+        explain("http://example.com:080/")
+    assert seen == [OFF] and trace_for("parse") is OFF
+    assert r.steps == []          # explain records into its own recording, not the outer one
