@@ -12,15 +12,26 @@ from .charclasses import NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, preprocess
 from .trace import trace_for
 
 # %% auto 0
-__all__ = ['ParsedURL', 'parse_url', 'parse_preprocessed', 'find_scheme', 'split_path_query_fragment', 'parse_hierarchical',
-           'split_authority', 'parse_mailto_url', 'parse_drive_url', 'parse_file_url', 'parse_unc_path']
+__all__ = ['INVALID_URL_STR', 'ParsedURL', 'parse_url', 'parse_preprocessed', 'find_scheme', 'split_path_query_fragment',
+           'parse_hierarchical', 'split_authority', 'parse_mailto_url', 'parse_drive_url', 'parse_file_url',
+           'parse_unc_path']
 
 # %% ../nbs/01_parsing.ipynb 5
 _COMPONENTS = ('scheme', 'user', 'password', 'host', 'port', 'path', 'query', 'fragment')
+INVALID_URL_STR = '<invalid URL>'
+
+
+def _with(name: str):
+    "A `with_<name>(value)` method: a copy of the parsed URL with that one component replaced."
+    def with_component(self: ParsedURL, value: str | None) -> ParsedURL:
+        return self._replace(**{name: value})
+    with_component.__name__ = with_component.__qualname__ = 'with_' + name
+    with_component.__doc__ = f"A copy with `{name}` replaced (`None` = missing)."
+    return with_component
 
 
 class ParsedURL(NamedTuple):
-    "A parsed URL: eight optional string components (`None` = missing) and the flags `invalid`, `hierarchical`."
+    "A parsed URL: eight optional `str` components (`None` = missing), `invalid`, `hierarchical`."
     scheme: str | None = None
     user: str | None = None
     password: str | None = None
@@ -35,12 +46,56 @@ class ParsedURL(NamedTuple):
     @property
     def has_authority(self) -> bool:
         "True if any of `user`, `password`, `host` or `port` is present (possibly empty)."
-        return not (self.host is None and self.user is None and self.password is None and self.port is None)
+        return not (self.host is None and self.user is None
+                    and self.password is None and self.port is None)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         parts = [f'{k}={v!r}' for k, v in zip(_COMPONENTS, self) if v is not None]
         parts += [k + '=True' for k in ('invalid', 'hierarchical') if getattr(self, k)]
         return f"ParsedURL({', '.join(parts)})"
+
+    def geturl(self) -> str | None:
+        "The serialization (`serialize_parsed_url`); `None` for an invalid URL."
+        from weburl_nb.serialization import serialize_parsed_url   # 07 imports this module
+        return serialize_parsed_url(self)
+
+    def __str__(self) -> str:
+        "The serialization, or `'<invalid URL>'` for an invalid URL."
+        s = self.geturl()
+        return INVALID_URL_STR if s is None else s
+
+    @property
+    def netloc(self) -> str | None:
+        "The authority as serialized (`user:password@host:port`); `None` without one."
+        if not self.has_authority:
+            return None
+        auth = ParsedURL(None, self.user, self.password, self.host, self.port)
+        return auth.geturl()[3:]                                   # drop the leading '://'
+
+    @property
+    def hostname(self) -> str | None:
+        "`host` in lower case, without the brackets of an IPv6 literal; `None` if missing."
+        if self.host is None:
+            return None
+        h = self.host.lower()
+        return h[1:-1] if h[:1] == '[' and h[-1:] == ']' else h
+
+    @property
+    def port_number(self) -> int | None:
+        "`port` as an `int` when it is 1-5 ASCII digits (leading zeros aside) <= 65535, else `None`."
+        p = self.port
+        if not p or not (p.isascii() and p.isdigit()):
+            return None
+        p = p.lstrip('0') or '0'
+        return int(p) if len(p) <= 5 and int(p) <= 65535 else None
+
+    with_scheme, with_user, with_password = _with('scheme'), _with('user'), _with('password')
+    with_host, with_path = _with('host'), _with('path')
+    with_query, with_fragment = _with('query'), _with('fragment')
+
+    def with_port(self, port: int | str | None) -> ParsedURL:
+        "A copy with `port` replaced; an `int` is written in decimal."
+        return self._replace(port=str(port) if isinstance(port, int) else port)
 
 # %% ../nbs/01_parsing.ipynb 9
 def parse_url(s: str) -> ParsedURL:
