@@ -11,7 +11,7 @@ from weburl_nb import (ParsedURL, canonicalize_parsed_url, parse_url, resolve_ur
 
 def test_exported_names():
     assert weburl_nb.__all__ == ['ParsedURL', 'parse_url', 'resolve_url', 'canonicalize_parsed_url',
-                                 'serialize_parsed_url', 'url_to_canon_url']
+                                 'serialize_parsed_url', 'url_to_canon_url', 'profile_for']
 
 
 @pytest.mark.parametrize("call, argument", [
@@ -24,10 +24,23 @@ def test_exported_names():
     (lambda: serialize_parsed_url(("http",)), "argument u "),
     (lambda: url_to_canon_url(b"http://a/"), "argument url "),
     (lambda: url_to_canon_url("a", base=parse_url("http://a/")), "argument base "),
+    (lambda: url_to_canon_url("http://a/", browser=None), "argument browser "),
+    (lambda: canonicalize_parsed_url(parse_url("http://a/"), browser=b"ie"), "argument browser "),
 ])
 def test_wrong_type_names_the_argument(call, argument):
     with pytest.raises(TypeError, match=argument):
         call()
+
+
+@pytest.mark.parametrize("browser", ["opera", "", "th\u0130s", "chrome "])
+def test_unknown_browser_is_a_value_error_naming_the_choices(browser):
+    with pytest.raises(ValueError, match="'this', 'chrome', 'gecko', 'ie'"):
+        url_to_canon_url("http://a/", browser=browser)
+
+
+def test_browser_names_ignore_case():
+    for name in ("this", "THIS", "Chrome", "GECKO", "ie", "Ie"):
+        assert url_to_canon_url("http://a/", browser=name) == "http://a/"
 
 
 def test_parsed_url_is_an_immutable_value():

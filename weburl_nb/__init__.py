@@ -12,6 +12,7 @@ from .parsing import ParsedURL, parse_url
 from .resolution import resolve_url
 from .serialization import serialize_parsed_url
 from .canonicalization import canonicalize_parsed_url, url_to_canon_url
+from .host import profile_for
 
 __all__ = ['ParsedURL', 'parse_url', 'resolve_url', 'canonicalize_parsed_url', 'serialize_parsed_url',
-           'url_to_canon_url']
+           'url_to_canon_url', 'profile_for']

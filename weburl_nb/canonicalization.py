@@ -12,7 +12,7 @@ from functools import lru_cache
 import webencodings
 
 from .charclasses import NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, UNRESERVED, preprocess
-from .host import canonicalize_host
+from .host import THIS, canonicalize_host, profile_for
 from .parsing import ParsedURL, parse_url
 from .resolution import DRIVE_SPEC_RE, merge_path, remove_dot_segments, resolve_url
 from .serialization import serialize_parsed_url
@@ -245,12 +245,13 @@ INVALID = ParsedURL(invalid=True)
 _MAX_HOSTPATH_ROUNDS = 16
 
 
-def canonicalize_parsed_url(u: ParsedURL, charset: str | None = None) -> ParsedURL:
-    "The steps to canonicalize a URL; `charset` (a WHATWG label, default UTF-8) encodes the query."
+def canonicalize_parsed_url(u: ParsedURL, charset: str | None = None, browser: str = 'this') -> ParsedURL:
+    "The steps to canonicalize a URL; `charset` encodes the query, `browser` picks the host profile."
     if not isinstance(u, ParsedURL):
         raise TypeError(f'canonicalize_parsed_url() argument u must be ParsedURL, not {type(u).__name__}')
     if charset is not None and not isinstance(charset, str):
         raise TypeError(f'canonicalize_parsed_url() argument charset must be str or None, not {type(charset).__name__}')
+    profile = profile_for(browser)
     if u.invalid:                                                                       # C1
         return u
     scheme = canonicalize_scheme(u.scheme)                                              # C2
@@ -262,7 +263,7 @@ def canonicalize_parsed_url(u: ParsedURL, charset: str | None = None) -> ParsedU
         if scheme == 'file':
             host, path = canonicalize_file_hostpath(host, path)                         # C4
         if host is not None:
-            host = canonicalize_host(host, scheme)                                      # C5
+            host = canonicalize_host(host, scheme, profile)                             # C5
             if host is None:
                 return INVALID
         if port is not None:
@@ -289,11 +290,14 @@ def _check_arguments(url, base, charset) -> None:
         raise TypeError(f'url_to_canon_url() argument charset must be str or None, not {type(charset).__name__}')
 
 
-def url_to_canon_url_steps(url: str, base: str | None = None, charset: str | None = None) -> str | None:
-    "The full algorithms in order: parse `base` (default: `url`), resolve `url` against it, canonicalize, serialize."
+def url_to_canon_url_steps(url: str, base: str | None = None, charset: str | None = None,
+                           browser: str = 'this') -> str | None:
+    "The full algorithms in order: parse `base` (default: `url`), resolve, canonicalize, serialize."
     _check_arguments(url, base, charset)
+    profile_for(browser)                        # a bad `browser` fails before any work
     parsed_base = parse_url(url if base is None else base)
-    return serialize_parsed_url(canonicalize_parsed_url(resolve_url(url, parsed_base), charset))
+    url = resolve_url(url, parsed_base)
+    return serialize_parsed_url(canonicalize_parsed_url(url, charset, browser))
 
 # %% ../nbs/06_canonicalization.ipynb 41
 _FAST_URL_RE = re.compile(                                  # classes as printable-ASCII ranges (see above)
@@ -422,9 +426,12 @@ def _fast_relative(url: str, info: tuple, charset: str | None):
     return out
 
 # %% ../nbs/06_canonicalization.ipynb 45
-def url_to_canon_url(url: str, base: str | None = None, charset: str | None = None) -> str | None:
+def url_to_canon_url(url: str, base: str | None = None, charset: str | None = None,
+                     browser: str = 'this') -> str | None:
     "Resolve `url` against `base` (default: itself), canonicalize in `charset`, serialize; `None` if invalid."
     _check_arguments(url, base, charset)
+    if profile_for(browser) is not THIS:        # the shortcuts are THIS's: other browsers take the steps
+        return url_to_canon_url_steps(url, base, charset, browser)
     if base is None:
         out = _fast_absolute(url, charset)
         if out is not _NOT_FAST:

@@ -13,9 +13,10 @@ from .ipaddr import canonicalize_ipv4, canonicalize_ipv6
 from .nameprep import bidi_step, nameprep
 
 # %% auto 0
-__all__ = ['THIS', 'HostProfile', 'starts_with_encoded_bracket', 'percent_decode_utf8', 'replace_label_separators',
-           'split_root_dot', 'label_to_ascii', 'labels_to_ascii', 'is_bracketed', 'bracketed_ipv6', 'is_file_scheme',
-           'has_forbidden', 'percent_encode_host', 'canonicalize_host_steps', 'canonicalize_host']
+__all__ = ['THIS', 'CHROME', 'GECKO', 'IE', 'PROFILES', 'HostProfile', 'profile_for', 'starts_with_encoded_bracket',
+           'percent_decode_utf8', 'replace_label_separators', 'split_root_dot', 'label_to_ascii', 'labels_to_ascii',
+           'is_bracketed', 'bracketed_ipv6', 'is_file_scheme', 'has_forbidden', 'percent_encode_host',
+           'canonicalize_host_steps', 'canonicalize_host']
 
 # %% ../nbs/05_host.ipynb 5
 @dataclass(frozen=True)
@@ -43,12 +44,45 @@ THIS = HostProfile(
     encode_unless_file='@',
 )
 
-# %% ../nbs/05_host.ipynb 11
+# %% ../nbs/05_host.ipynb 9
+_C0 = ''.join(map(chr, range(0x20)))
+_CHROME_ENCODE = ' !"#$&\'()*,<=>@^`{|}'
+CHROME = HostProfile(
+    name='CHROME',
+    reject_encoded_bracket=False, decode_utf8=True, nameprep_whole_host=False,
+    root_dot_after_mapping=True, reject_xn_non_ascii=True, reject_empty_label=True, reject_colon=False,
+    forbidden=_C0 + '%/:;?[\\]^~\x7f', encode=_CHROME_ENCODE, encode_unless_file='',
+)
+GECKO = HostProfile(
+    name='GECKO',
+    reject_encoded_bracket=False, decode_utf8=False, nameprep_whole_host=True,
+    root_dot_after_mapping=False, reject_xn_non_ascii=False, reject_empty_label=False, reject_colon=False,
+    forbidden='', encode='', encode_unless_file='',
+)
+IE = HostProfile(
+    name='IE',
+    reject_encoded_bracket=False, decode_utf8=False, nameprep_whole_host=True,
+    root_dot_after_mapping=False, reject_xn_non_ascii=False, reject_empty_label=False, reject_colon=False,
+    forbidden='\x00/?\\', encode=_C0 + ' "<>\\^`{|}\x7f', encode_unless_file='',
+)
+PROFILES: dict[str, HostProfile] = {'this': THIS, 'chrome': CHROME, 'gecko': GECKO, 'ie': IE}
+
+def profile_for(browser: str) -> HostProfile:
+    "The `HostProfile` named `browser` (`'this'`, `'chrome'`, `'gecko'` or `'ie'`, any case)."
+    if not isinstance(browser, str):
+        raise TypeError(f'argument browser must be str, not {type(browser).__name__}')
+    profile = PROFILES.get(browser.lower()) if browser.isascii() else None
+    if profile is None:
+        choices = ', '.join(map(repr, PROFILES))
+        raise ValueError(f'unknown browser {browser!r}: choose one of {choices}')
+    return profile
+
+# %% ../nbs/05_host.ipynb 14
 def starts_with_encoded_bracket(s: str) -> bool:
     "Step 5: whether `s` begins with `%5B` (in either case)."
     return s[:3] in ('%5B', '%5b')
 
-# %% ../nbs/05_host.ipynb 14
+# %% ../nbs/05_host.ipynb 17
 _PERCENT_RUN = re.compile(r'(?:%[0-9A-Fa-f]{2})+')
 
 def _decode_run(m: re.Match) -> str:
@@ -58,19 +92,19 @@ def percent_decode_utf8(s: str) -> str:
     "Step 6: decode the runs of `%XX` in `s` as UTF-8, invalid bytes becoming U+FFFD."
     return _PERCENT_RUN.sub(_decode_run, s) if '%' in s else s
 
-# %% ../nbs/05_host.ipynb 18
+# %% ../nbs/05_host.ipynb 21
 _LABEL_SEPARATORS = str.maketrans('\u3002\uff0e\uff61', '...')
 
 def replace_label_separators(s: str) -> str:
     "Step 15: every RFC 3490 label separator of `s` becomes `.`."
     return s.translate(_LABEL_SEPARATORS)
 
-# %% ../nbs/05_host.ipynb 21
+# %% ../nbs/05_host.ipynb 24
 def split_root_dot(s: str) -> tuple[str, bool]:
     "Step 16: `s` without one final `.`, and whether there was one (/has-root-dot/)."
     return (s[:-1], True) if s.endswith('.') else (s, False)
 
-# %% ../nbs/05_host.ipynb 24
+# %% ../nbs/05_host.ipynb 27
 def label_to_ascii(label: str, profile: HostProfile = THIS) -> str | None:
     "Step 20.2.1: one label, checked and (when not ASCII) Punycode-encoded; `None` for *fail*."
     if not bidi_step(label): return None                                  # 20.2.1.1 (bidi only)
@@ -87,7 +121,7 @@ def labels_to_ascii(labels: list[str], profile: HostProfile = THIS) -> list[str]
     out = [label_to_ascii(label, profile) for label in labels]
     return None if None in out else out
 
-# %% ../nbs/05_host.ipynb 28
+# %% ../nbs/05_host.ipynb 31
 def is_bracketed(s: str) -> bool:
     "Whether `s` starts with `[` and ends with `]` (the condition of step 25)."
     return len(s) >= 2 and s[0] == '[' and s[-1] == ']'
@@ -98,7 +132,7 @@ def bracketed_ipv6(s: str) -> str | None:
     addr = canonicalize_ipv6(s[1:-1])
     return None if addr is None else f'[{addr}]'
 
-# %% ../nbs/05_host.ipynb 31
+# %% ../nbs/05_host.ipynb 34
 def is_file_scheme(scheme: str | None) -> bool:
     "Whether `scheme` is `file`, ASCII case-insensitively."
     return scheme is not None and len(scheme) == 4 and scheme.isascii() and scheme.lower() == 'file'
@@ -107,7 +141,7 @@ def has_forbidden(s: str, profile: HostProfile = THIS) -> bool:
     "Step 28: whether `s` has a character that makes the host fail."
     return any(c in s for c in profile.forbidden)
 
-# %% ../nbs/05_host.ipynb 34
+# %% ../nbs/05_host.ipynb 37
 def _encode_table(chars: str) -> dict[int, str]:
     return {ord(c): f'%{ord(c):02X}' for c in chars}
 
@@ -122,7 +156,7 @@ def percent_encode_host(s: str, scheme: str | None = None, profile: HostProfile 
         table = _ENCODE_TABLES[profile, is_file] = _encode_table(chars)
     return s.translate(table)
 
-# %% ../nbs/05_host.ipynb 37
+# %% ../nbs/05_host.ipynb 40
 def canonicalize_host_steps(s: str, scheme: str | None = None, profile: HostProfile = THIS) -> str | None:
     "CanonicalizeHost, step by step, with `profile`'s choices; `None` for *fail*."
     s = remove_tab_lf_cr(s)                                            # steps 1-2
@@ -151,10 +185,11 @@ def canonicalize_host_steps(s: str, scheme: str | None = None, profile: HostProf
     if has_forbidden(s, profile): return fallback                      # step 28
     return percent_encode_host(s, scheme, profile)                     # steps 30-31
 
-# %% ../nbs/05_host.ipynb 39
+# %% ../nbs/05_host.ipynb 42
 _CANONICAL_NAME = re.compile(r'(?:[a-z0-9_~-]+\.)*(?![0-9]+\.?\Z|0x)[a-z0-9_~-]+\.?')
 
-def canonicalize_host(s: str, scheme: str | None = None) -> str | None:
-    "The spec's CanonicalizeHost (THIS) of host `s` in a URL of scheme `scheme`: the host, or `None` (fail)."
-    if _CANONICAL_NAME.fullmatch(s): return s              # already canonical (see above)
-    return canonicalize_host_steps(s, scheme, THIS)
+def canonicalize_host(s: str, scheme: str | None = None, profile: HostProfile = THIS) -> str | None:
+    "CanonicalizeHost of host `s` in a URL of scheme `scheme`, as `profile` does it; `None` for fail."
+    if profile is THIS and _CANONICAL_NAME.fullmatch(s):
+        return s                                # already canonical (THIS only; see above)
+    return canonicalize_host_steps(s, scheme, profile)
