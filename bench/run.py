@@ -1,16 +1,24 @@
 """The weburl-nb benchmark (`make bench`): a benchmark, not a test -- it measures, it never fails on a figure.
 
-Four parts, all written to `bench-results/latest.json` and printed as tables:
+Six parts, all written to `bench-results/latest.json` and printed as tables:
 
 1. corpora: over `hrefs.tsv` (base<TAB>href: resolve + canonicalize) and `absolute.txt`
    (canonicalize), the same inputs, in the same process, for `url_to_canon_url`,
-   `urllib.parse` (`urljoin` / `urlsplit`) and the peers that are installed (yarl, rfc3986,
-   w3lib, ada-url). Several rounds, the contenders in a different order each round; the
-   figure kept is the median round, in microseconds per URL, with its ratio to urllib.parse.
-2. scaling: time of `url_to_canon_url` against input length (10 KB .. 1 MB) for long URLs of
-   several shapes, and the ratio of the 1 MB time to the 10 KB time per shape.
+   `canonicalize_many` (when the package has it), `urllib.parse` (`urljoin` / `urlsplit`) and
+   the peers that are installed (yarl, rfc3986, w3lib, ada-url, can_ada). Several rounds, the
+   contenders in a different order each round; the figure kept is the median round, in
+   microseconds per URL, with its ratio to urllib.parse and to ada-url.
+2. scaling: time of `url_to_canon_url` against input length (10 KB .. 1 MB, five sizes) for long
+   URLs of several shapes, including the adversarial ones of the hardening issue; per shape, the
+   slope of log(time) against log(length) fitted by least squares (1 = linear).
 3. memory: the peak RSS of the `weburl` CLI over a generated 1,000,000-line input.
-4. the targets of issue 5, checked against the figures (reported, never asserted).
+4. jobs: `weburl -j 1` and `weburl -j 2` over the same 1,000,000 lines (when the CLI has `-j`):
+   wall time, speed-up and the peak RSS of the largest process.
+5. start-up: the median wall time of 20 runs of `weburl URL` against 20 of `python -c pass`.
+6. the targets of issues 5 and 12, checked against the figures (reported, never asserted).
+
+The machine's load average is recorded at the start and before each part: on a shared machine
+the figures mean little without it.
 
 The data folder comes from env `WEBURL_BENCHDATA` (default `../shared/bench`); it is read in
 place, never copied into the project.
@@ -20,6 +28,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import math
 import os
 import platform
 import random
@@ -36,6 +45,10 @@ from urllib.parse import urljoin, urlsplit
 from weburl_nb import url_to_canon_url
 
 ROOT = Path(__file__).resolve().parent.parent
+OURS = 'weburl_nb.url_to_canon_url'
+OURS_MANY = 'weburl_nb.canonicalize_many'
+ADA_JOIN = 'ada_url.join_url'
+ADA_NORMALIZE = 'ada_url.normalize_url'
 DEFAULT_DATA = os.environ.get('WEBURL_BENCHDATA') or str(ROOT.parent / 'shared' / 'bench')
 
 
@@ -103,9 +116,9 @@ def contenders() -> tuple[dict, dict, dict]:
         for u in urls:
             urlsplit(u)
 
-    hrefs['weburl_nb.url_to_canon_url'] = ours_h
+    hrefs[OURS] = ours_h
     hrefs['urllib.parse.urljoin'] = urllib_h
-    absolute['weburl_nb.url_to_canon_url'] = ours_a
+    absolute[OURS] = ours_a
     absolute['urllib.parse.urlsplit'] = urllib_a
 
     def each_pair(call):
@@ -153,23 +166,53 @@ def contenders() -> tuple[dict, dict, dict]:
         pass
     try:
         import ada_url
-        hrefs['ada-url join_url'] = each_pair(ada_url.join_url)
-        absolute['ada-url normalize_url'] = each_url(ada_url.normalize_url)
+        hrefs[ADA_JOIN] = each_pair(ada_url.join_url)
+        absolute[ADA_NORMALIZE] = each_url(ada_url.normalize_url)
         versions['ada-url'] = _version('ada-url')
     except ImportError:
         pass
+    try:                                # can_ada parses only (no join): a peer for absolute URLs
+        import can_ada
+        parse = can_ada.parse
+        absolute['can_ada.parse(u).href'] = each_url(lambda u: parse(u).href)
+        versions['can_ada'] = _version('can_ada')
+    except ImportError:
+        pass
+    many = batch_function()
+    if many is not None:
+        def many_h(pairs):
+            many([h for _, h in pairs], [b for b, _ in pairs])
+
+        hrefs[OURS_MANY] = many_h
+        absolute[OURS_MANY] = many
     return hrefs, absolute, versions
 
 
-def time_once(fn, data) -> float:
+def batch_function():
+    "`canonicalize_many` where the package has it, else None."
+    try:
+        import weburl_nb
+        return getattr(weburl_nb, 'canonicalize_many', None) or __import__(
+            'weburl_nb.batch', fromlist=['canonicalize_many']).canonicalize_many
+    except (ImportError, AttributeError):
+        return None
+
+
+def time_once(fn, data) -> tuple[float, float]:
+    "`(CPU seconds, wall seconds)` of one call of `fn(data)`."
     gc.collect()
-    t0 = time.perf_counter()
+    c0, t0 = time.process_time(), time.perf_counter()
     fn(data)
-    return time.perf_counter() - t0
+    return time.process_time() - c0, time.perf_counter() - t0
 
 
-def bench_corpus(funcs: dict, data: list, rounds: int, reference: str, rng: random.Random) -> dict:
-    "Alternating rounds: every round runs every contender once, in a shuffled order; medians kept."
+def bench_corpus(funcs: dict, data: list, rounds: int, reference: str, peer: str,
+                 rng: random.Random) -> dict:
+    """Alternating rounds: every round runs every contender once, in a shuffled order; medians kept.
+
+    The figure is the process's CPU time, not the wall clock: on a shared machine the wall clock
+    also counts the time other processes hold the core, which lands on whichever contender happens
+    to run then (both are recorded)."""
     times = {name: [] for name in funcs}
     for name, fn in funcs.items():               # one warm-up pass each (imports, caches, JIT-free)
         fn(data[:2000])
@@ -179,12 +222,14 @@ def bench_corpus(funcs: dict, data: list, rounds: int, reference: str, rng: rand
         for name in order:
             times[name].append(time_once(funcs[name], data))
     n = len(data)
-    ref_us = statistics.median(times[reference]) / n * 1e6
+    us = {name: statistics.median(c for c, _ in ts) / n * 1e6 for name, ts in times.items()}
     out = {}
     for name, ts in times.items():
-        us = statistics.median(ts) / n * 1e6
-        out[name] = {'us_per_url': us, 'ratio_to_urllib': us / ref_us,
-                     'rounds_us_per_url': [t / n * 1e6 for t in ts]}
+        out[name] = {'us_per_url': us[name], 'ratio_to_urllib': us[name] / us[reference],
+                     'wall_us_per_url': statistics.median(w for _, w in ts) / n * 1e6,
+                     'rounds_us_per_url': [c / n * 1e6 for c, _ in ts]}
+        if peer in us:
+            out[name]['ratio_to_ada'] = us[name] / us[peer]
     return out
 
 
@@ -196,24 +241,32 @@ def _fill(unit: str, n: int) -> str:
     return (unit * (n // len(unit) + 1))[:n]
 
 
-def long_url(shape: str, n: int) -> tuple[str | None, str]:
-    "`(base, url)` of about `n` characters for one shape (`base` None: canonicalize `url` alone)."
-    if shape == 'long path':
-        return None, 'http://example.com/' + _fill('abcdefg/', n - 19)
-    if shape == 'dot-segments':
-        return 'http://example.com/a/b/c', _fill('x/../y/./', n)
-    if shape == 'long query':
-        return None, 'http://example.com/p?' + _fill('key=val&', n - 21)
-    if shape == 'host labels':
-        host = _fill('abc.', n - 8).rstrip('.')
-        return None, 'http://' + host + '/'
-    if shape == 'percent-escapes':
-        return None, 'http://example.com/' + _fill('%41%e9%2F%7e', n - 19)
-    raise ValueError(shape)
+SHAPES = {
+    # shape: (base, the URL built from a filler of about n characters, charset)
+    'long path': lambda n: (None, 'http://example.com/' + _fill('abcdefg/', n - 19), None),
+    'dot-segments': lambda n: ('http://example.com/a/b/c', _fill('x/../y/./', n), None),
+    'long query': lambda n: (None, 'http://example.com/p?' + _fill('key=val&', n - 21), None),
+    'host labels': lambda n: (None, 'http://' + _fill('abc.', n - 8).rstrip('.') + '/', None),
+    'percent-escapes': lambda n: (None, 'http://example.com/' + _fill('%41%e9%2F%7e', n - 19), None),
+    # the adversarial shapes of the hardening issue (issue 10)
+    'combining marks in host': lambda n: (None, 'http://a' + '\u0301\u0316' * ((n - 8) // 2) + '/', None),
+    'long port': lambda n: (None, 'http://h:' + '0' * (n - 10) + '/', None),
+    'IDN labels': lambda n: (None, 'http://' + _fill('bücher.', n - 8).strip('.') + '/', None),
+    'RTL labels': lambda n: (None, 'http://' + _fill('שלום.', n - 8).strip('.') + '/', None),
+    'escapes in host': lambda n: (None, 'http://' + _fill('%41', n - 8) + '/', None),
+    'IPv4-like host': lambda n: (None, 'http://' + _fill('1.', n - 8).strip('.') + '/', None),
+    'IPv6-like host': lambda n: (None, 'http://[' + _fill('1:', n - 10) + ']/', None),
+    'drive path': lambda n: (None, 'c:\\' + _fill('dir\\', n - 3), None),
+    'legacy-charset query': lambda n: (None, 'http://example.com/?' + _fill('q=日本&', n - 20), 'shift_jis'),
+}
+SIZES = (10_000, 30_000, 100_000, 300_000, 1_000_000)
+CALL_BUDGET = 8.0        # seconds: a shape whose one call takes longer stops growing (far from linear)
+SIZE_BUDGET = 2.0        # seconds of samples per size, at least 3 samples: slow sizes get fewer
 
 
-SHAPES = ('long path', 'dot-segments', 'long query', 'host labels', 'percent-escapes')
-SIZES = (10_000, 100_000, 1_000_000)
+def long_url(shape: str, n: int) -> tuple[str | None, str, str | None]:
+    "`(base, url, charset)` of about `n` characters for one shape (`base` None: canonicalize `url` alone)."
+    return SHAPES[shape](n)
 
 
 def _calls_per_sample(call, sample_time: float) -> int:
@@ -228,61 +281,93 @@ def _calls_per_sample(call, sample_time: float) -> int:
         n *= 2
 
 
-def bench_scaling(samples: int = 15, sample_time: float = 0.02) -> dict:
-    """Seconds per call of `url_to_canon_url` for each shape and size.
+def loglog_slope(points: list[tuple[float, float]]) -> float | None:
+    "The least-squares slope of log(time) against log(length): 1 for linear time, 2 for quadratic."
+    if len(points) < 2:
+        return None
+    xs, ys = [math.log(x) for x, _ in points], [math.log(y) for _, y in points]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+
+
+def bench_scaling(samples: int = 9, sample_time: float = 0.02, shapes=None) -> dict:
+    """Seconds per call of `url_to_canon_url` for each shape and size, and the fitted slope per shape.
 
     Timed as `timeit` does: a sample is a batch of calls lasting at least `sample_time` seconds (one call
     of a 1 MB URL, dozens of a 10 KB one), so every sample of every size weighs the same and the timer's
     own cost vanishes. Each size gets the same number of samples, taken in alternating rounds (10 KB,
-    100 KB, 1 MB, then again), so a slow spell of the machine hits all sizes alike. The figure kept is
-    the best sample, as `timeit` advises (the others are the same work plus interference); the median
-    is recorded too. (Best-of-N is biased by N: an earlier version compared the best of ~2,000 single
-    10 KB calls with the best of ~30 single 1 MB calls, which favoured the 10 KB side.)"""
+    30 KB, ..., 1 MB, then again), so a slow spell of the machine hits all sizes alike. The figure kept
+    is the best sample, as `timeit` advises (the others are the same work plus interference); the median
+    is recorded too. A size whose samples already took `SIZE_BUDGET` seconds gets no more than three
+    (a 1 MB call of a slow shape lasts seconds). A size whose warm-up call exceeds `CALL_BUDGET` ends
+    the shape there: larger sizes are skipped and marked, and the slope is fitted on the sizes
+    measured, so a quadratic shape shows as a slope near 2 and a target not met."""
     out = {}
-    for shape in SHAPES:
-        calls, number, times, lengths = {}, {}, {}, {}
+    for shape in shapes or SHAPES:
+        calls, number, times, lengths, skipped, errors = {}, {}, {}, {}, [], []
         for size in SIZES:
-            base, url = long_url(shape, size)
+            if skipped:
+                skipped.append(size)
+                continue
+            base, url, charset = long_url(shape, size)
             lengths[size] = len(url)
-            calls[size] = call = (lambda url=url, base=base: url_to_canon_url(url, base))
-            call()                                                      # warm-up
+            calls[size] = call = (lambda url=url, base=base, charset=charset: url_to_canon_url(url, base, charset))
+            t0 = time.perf_counter()
+            try:
+                call()                                                  # warm-up
+            except Exception as e:                                      # a bug, reported as such
+                errors.append(f'{size}: {type(e).__name__}: {e}'[:200])
+                skipped.append(size)
+                del calls[size]
+                continue
+            if time.perf_counter() - t0 > CALL_BUDGET:
+                skipped.append(size)
+                del calls[size]
+                continue
             number[size] = _calls_per_sample(call, sample_time)
             times[size] = []
-        for _ in range(samples):
-            for size in SIZES:
+        for i in range(samples):
+            for size in calls:
                 call, n = calls[size], number[size]
+                if i >= 3 and times[size] and sum(times[size]) * n > SIZE_BUDGET:
+                    continue
                 t0 = time.perf_counter()
                 for _ in range(n):
                     call()
                 times[size].append((time.perf_counter() - t0) / n)
         row = {str(size): {'seconds': min(times[size]), 'median_seconds': statistics.median(times[size]),
                            'len': lengths[size], 'calls_per_sample': number[size],
-                           'samples': samples} for size in SIZES}
-        row['ratio_1MB_to_10KB'] = row[str(SIZES[-1])]['seconds'] / row[str(SIZES[0])]['seconds']
+                           'samples': len(times[size])} for size in calls}
+        row['slope'] = loglog_slope([(lengths[size], min(times[size])) for size in calls])
+        row['over_budget'] = skipped
+        if errors:
+            row['errors'] = errors
         out[shape] = row
     return out
 
 
-def bench_scaling_isolated(trials: int = 5) -> dict:
-    """`bench_scaling` in `trials` fresh interpreters; per shape, the trial with the median ratio.
+def bench_scaling_isolated(trials: int = 3) -> dict:
+    """`bench_scaling` in `trials` fresh interpreters; per shape, the trial with the median slope.
 
-    In the benchmark's own process the 1 MB timings of memory-bound shapes swing widely (a long path from
-    96x to 170x its 10 KB time between runs) with what that process already holds: the corpora, the
-    results, the peers' extension modules. A child that imports only `weburl_nb` measures the library
-    alone. Even so a shared machine moves single ratios by several points either way, so each shape keeps
-    the trial whose ratio is the median of the trials, and every trial's ratio is recorded beside it."""
+    In the benchmark's own process the 1 MB timings of memory-bound shapes swing widely with what
+    that process already holds: the corpora, the results, the peers' extension modules. A child that
+    imports only `weburl_nb` measures the library alone. A shared machine still moves single timings,
+    so each shape keeps the trial whose slope is the median of the trials, and every trial's slope is
+    recorded beside it."""
     code = 'import json, sys; sys.path.insert(0, sys.argv[1]); import run; print(json.dumps(run.bench_scaling()))'
     runs = [json.loads(subprocess.run([sys.executable, '-c', code, str(Path(__file__).resolve().parent)],
                                       capture_output=True, text=True, check=True).stdout) for _ in range(trials)]
     out = {}
     for shape in runs[0]:
-        rows = sorted((r[shape] for r in runs), key=lambda row: row['ratio_1MB_to_10KB'])
-        out[shape] = {**rows[len(rows) // 2], 'trial_ratios': [round(r[shape]['ratio_1MB_to_10KB'], 1) for r in runs]}
+        rows = sorted((r[shape] for r in runs), key=lambda row: (row['over_budget'] != [], row['slope'] or 9))
+        out[shape] = {**rows[len(rows) // 2],
+                      'trial_slopes': [None if r[shape]['slope'] is None else round(r[shape]['slope'], 3)
+                                       for r in runs]}
     return out
 
 
 # ---------------------------------------------------------------------------------------------
-# Peak memory of the CLI
+# The CLI: peak memory, -j 1 against -j 2, start-up
 # ---------------------------------------------------------------------------------------------
 
 def weburl_command() -> list[str]:
@@ -292,31 +377,85 @@ def weburl_command() -> list[str]:
     return [sys.executable, '-c', 'import sys; from weburl_nb.cli import main; sys.exit(main())']
 
 
-def bench_memory(urls: list[str], lines: int) -> dict:
-    """Peak RSS of `weburl` over `lines` input lines (the corpus cycled), in a child process.
+def write_lines(path: Path, urls: list[str], lines: int) -> None:
+    "`lines` input lines for the CLI: the corpus, cycled."
+    with open(path, 'w', encoding='utf-8') as f:
+        k = len(urls)
+        for i in range(lines):
+            f.write(urls[i % k] + '\n')
 
-    `RUSAGE_CHILDREN` reports the largest child waited for so far, so this runs in a fresh
-    helper process whose only child is `weburl`."""
+
+_RUN_CHILD = (
+    'import json, resource, subprocess, sys, time\n'
+    'cmd = json.loads(sys.argv[1])\n'
+    't0 = time.perf_counter()\n'
+    'with open(sys.argv[2], "rb") as i, open("/dev/null", "wb") as o:\n'
+    '    rc = subprocess.call(cmd, stdin=i, stdout=o, stderr=subprocess.DEVNULL)\n'
+    'dt = time.perf_counter() - t0\n'
+    'ru = resource.getrusage(resource.RUSAGE_CHILDREN)\n'
+    'print(json.dumps({"rc": rc, "seconds": dt, "maxrss_kb": ru.ru_maxrss, "cpu": ru.ru_utime + ru.ru_stime}))\n')
+
+
+def run_cli(args: list[str], src: Path, lines: int) -> dict:
+    """`weburl ARGS < src` in a fresh helper process whose only child is `weburl`: wall time, CPU time
+    and peak RSS. `RUSAGE_CHILDREN` reports the largest process among the descendants waited for, so
+    with `-j N` it is the largest of `weburl` and its workers."""
+    res = subprocess.run([sys.executable, '-c', _RUN_CHILD, json.dumps(weburl_command() + args), str(src)],
+                         capture_output=True, text=True, check=True)
+    r = json.loads(res.stdout)
+    return {'lines': lines, 'args': args, 'peak_rss_mb': r['maxrss_kb'] / 1024, 'seconds': r['seconds'],
+            'cpu_seconds': r['cpu'], 'us_per_line': r['seconds'] / lines * 1e6, 'exit_status': r['rc'],
+            'load_before': os.getloadavg()[0]}
+
+
+def cli_has_jobs() -> bool:
+    "Whether this `weburl` takes `-j N`."
+    out = subprocess.run(weburl_command() + ['--help'], capture_output=True, text=True).stdout
+    return '--jobs' in out or '-j ' in out
+
+
+def bench_cli(urls: list[str], lines: int, memory: bool = True, jobs: bool = True) -> dict:
+    "Peak memory of `weburl` over `lines` lines, then `-j 1` against `-j 2` on the same file."
+    out = {}
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / 'urls.txt'
-        with open(src, 'w', encoding='utf-8') as f:
-            k = len(urls)
-            for i in range(lines):
-                f.write(urls[i % k] + '\n')
-        helper = (
-            'import json, resource, subprocess, sys, time\n'
-            'cmd = json.loads(sys.argv[1])\n'
-            't0 = time.perf_counter()\n'
-            'with open(sys.argv[2], "rb") as i, open("/dev/null", "wb") as o:\n'
-            '    rc = subprocess.call(cmd, stdin=i, stdout=o, stderr=subprocess.DEVNULL)\n'
-            'dt = time.perf_counter() - t0\n'
-            'ru = resource.getrusage(resource.RUSAGE_CHILDREN)\n'
-            'print(json.dumps({"rc": rc, "seconds": dt, "maxrss_kb": ru.ru_maxrss}))\n')
-        res = subprocess.run([sys.executable, '-c', helper, json.dumps(weburl_command()), str(src)],
-                             capture_output=True, text=True, check=True)
-        r = json.loads(res.stdout)
-    return {'lines': lines, 'peak_rss_mb': r['maxrss_kb'] / 1024, 'seconds': r['seconds'],
-            'us_per_line': r['seconds'] / lines * 1e6, 'exit_status': r['rc']}
+        write_lines(src, urls, lines)
+        if memory:
+            out['memory'] = run_cli([], src, lines)
+        if jobs and cli_has_jobs():
+            j1 = run_cli(['-j', '1', '--no-progress'], src, lines)
+            j2 = run_cli(['-j', '2', '--no-progress'], src, lines)
+            out['jobs'] = {'j1': j1, 'j2': j2, 'speedup': j1['seconds'] / j2['seconds'],
+                           'usable_cores': len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity')
+                           else os.cpu_count()}
+    return out
+
+
+def bench_startup(runs: int = 20, url: str = 'http://example.com/') -> dict:
+    """Medians of `runs` starts of `weburl URL`, `python -c 'import weburl_nb'` and `python -c pass`,
+    interleaved so that a busy spell touches all three alike: wall time, and the CPU time (user +
+    system) of the child, which a busy machine does not inflate as much. The target is judged on the
+    CPU time when the machine is loaded (load average at or above its core count), else on the wall time."""
+    cmds = {'python -c pass': [sys.executable, '-c', 'pass'],
+            'import weburl_nb': [sys.executable, '-c', 'import weburl_nb'],
+            'weburl URL': weburl_command() + [url]}
+    wall, cpu = {k: [] for k in cmds}, {k: [] for k in cmds}
+    load = os.getloadavg()[0]
+    for _ in range(runs):
+        for k, cmd in cmds.items():
+            t0 = time.perf_counter()
+            proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            _, _, ru = os.wait4(proc.pid, 0)
+            wall[k].append(time.perf_counter() - t0)
+            cpu[k].append(ru.ru_utime + ru.ru_stime)
+    w = {k: statistics.median(v) * 1e3 for k, v in wall.items()}
+    c = {k: statistics.median(v) * 1e3 for k, v in cpu.items()}
+    busy = load >= (os.cpu_count() or 1)
+    judged = c if busy else w
+    return {'runs': runs, 'median_ms': w, 'median_cpu_ms': c, 'load_before': load,
+            'judged_on': 'cpu' if busy else 'wall',
+            'weburl_minus_python_ms': judged['weburl URL'] - judged['python -c pass'],
+            'import_minus_python_ms': judged['import weburl_nb'] - judged['python -c pass']}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -324,36 +463,57 @@ def bench_memory(urls: list[str], lines: int) -> dict:
 # ---------------------------------------------------------------------------------------------
 
 def print_corpus(title: str, rows: dict, n: int):
-    print(f'\n{title} ({n:,} URLs): median of rounds, microseconds per URL')
+    print(f'\n{title} ({n:,} URLs): median of rounds, CPU microseconds per URL')
     w = max(map(len, rows)) + 2
-    print(f'  {"contender":<{w}}{"us/URL":>9}{"x urllib":>10}')
+    print(f'  {"contender":<{w}}{"us/URL":>9}{"x urllib":>10}{"x ada":>8}')
     for name, r in sorted(rows.items(), key=lambda kv: kv[1]['us_per_url']):
-        print(f'  {name:<{w}}{r["us_per_url"]:>9.2f}{r["ratio_to_urllib"]:>10.2f}')
+        ada = f'{r["ratio_to_ada"]:>8.2f}' if 'ratio_to_ada' in r else ''
+        print(f'  {name:<{w}}{r["us_per_url"]:>9.2f}{r["ratio_to_urllib"]:>10.2f}{ada}')
 
 
 def print_scaling(rows: dict):
-    trials = len(next(iter(rows.values())).get('trial_ratios', [])) or 1
-    print(f'\nlong URLs: url_to_canon_url, milliseconds per call (best sample; the trial with the median ratio of {trials} fresh processes)')
-    hdr = ''.join(f'{s // 1000:>9} KB' for s in SIZES)
-    print(f'  {"shape":<18}{hdr}{"1MB/10KB":>11}')
+    trials = len(next(iter(rows.values())).get('trial_slopes', [])) or 1
+    print(f'\nlong URLs: url_to_canon_url, milliseconds per call (best sample; the trial with the median slope'
+          f' of {trials} fresh processes)')
+    hdr = ''.join(f'{s // 1000:>8} KB' for s in SIZES)
+    w = max(map(len, rows)) + 2
+    print(f'  {"shape":<{w}}{hdr}{"slope":>8}')
     for shape, r in rows.items():
-        cells = ''.join(f'{r[str(s)]["seconds"] * 1e3:>12.3f}' for s in SIZES)
-        trials = ' '.join(f'{t:.1f}' for t in r.get('trial_ratios', []))
-        print(f'  {shape:<18}{cells}{r["ratio_1MB_to_10KB"]:>11.1f}   trials: {trials}')
+        cells = ''.join(f'{r[str(s)]["seconds"] * 1e3:>11.3f}' if str(s) in r else f'{"> budget":>11}'
+                        for s in SIZES)
+        slope = f'{"-":>8}' if r['slope'] is None else f'{r["slope"]:>8.3f}'
+        if r.get('errors'):
+            slope += f'  ERROR {r["errors"][0]}'
+        trials = ' '.join('-' if t is None else f'{t:.3f}' for t in r.get('trial_slopes', []))
+        print(f'  {shape:<{w}}{cells}{slope}   trials: {trials}')
 
 
 def targets(result: dict) -> dict:
+    "Each target of issues 5 and 12 -> met (True/False), from this run's figures alone."
     t = {}
     c = result.get('corpora', {})
     if 'hrefs' in c:
-        t['hrefs ratio <= 1.0'] = c['hrefs']['weburl_nb.url_to_canon_url']['ratio_to_urllib'] <= 1.0
+        ours = c['hrefs'][OURS]
+        t['hrefs: url_to_canon_url <= urllib.parse.urljoin'] = ours['ratio_to_urllib'] <= 1.0
+        if 'ratio_to_ada' in ours:
+            t['hrefs: url_to_canon_url / ada_url.join_url <= 1.0'] = ours['ratio_to_ada'] <= 1.0
     if 'absolute' in c:
-        t['absolute ratio <= 2.0'] = c['absolute']['weburl_nb.url_to_canon_url']['ratio_to_urllib'] <= 2.0
+        ours = c['absolute'][OURS]
+        t['absolute: url_to_canon_url <= 2 x urllib.parse.urlsplit'] = ours['ratio_to_urllib'] <= 2.0
+        if 'ratio_to_ada' in ours:
+            t['absolute: url_to_canon_url / ada_url.normalize_url <= 0.5'] = ours['ratio_to_ada'] <= 0.5
     if 'scaling' in result:
-        t['1MB/10KB <= 100 for every shape'] = all(
-            r['ratio_1MB_to_10KB'] <= 100 for r in result['scaling'].values())
+        t['long URLs: every slope <= 1.05 (10 KB - 1 MB)'] = all(
+            not r['over_budget'] and not r.get('errors') and r['slope'] is not None and r['slope'] <= 1.05
+            for r in result['scaling'].values())
     if 'memory' in result:
-        t['weburl peak RSS < 100 MB'] = result['memory']['peak_rss_mb'] < 100
+        t['weburl over 1,000,000 lines: peak RSS < 100 MB'] = result['memory']['peak_rss_mb'] < 100
+    if 'jobs' in result:
+        j = result['jobs']
+        t['weburl -j 2 at least 1.7 x faster than -j 1'] = j['speedup'] >= 1.7
+        t['weburl -j 1 / -j 2: every process under 100 MB'] = max(j['j1']['peak_rss_mb'], j['j2']['peak_rss_mb']) < 100
+    if 'startup' in result:
+        t['start-up: weburl URL within 25 ms of python -c pass'] = result['startup']['weburl_minus_python_ms'] <= 25
     return t
 
 
@@ -361,8 +521,9 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument('--data', default=DEFAULT_DATA, help='folder with hrefs.tsv and absolute.txt')
     p.add_argument('--rounds', type=int, default=5, help='alternating rounds per corpus (default 5)')
-    p.add_argument('--lines', type=int, default=1_000_000, help='input lines for the memory run')
-    p.add_argument('--skip', action='append', default=[], choices=['corpora', 'scaling', 'memory'])
+    p.add_argument('--lines', type=int, default=1_000_000, help='input lines for the CLI runs')
+    p.add_argument('--skip', action='append', default=[],
+                   choices=['corpora', 'scaling', 'memory', 'jobs', 'startup'])
     p.add_argument('--out', default=str(ROOT / 'bench-results' / 'latest.json'))
     args = p.parse_args(argv)
 
@@ -374,20 +535,24 @@ def main(argv=None) -> int:
         'when': time.strftime('%Y-%m-%dT%H:%M:%S%z'),
         'machine': {'platform': platform.platform(), 'processor': platform.processor() or platform.machine(),
                     'cpus': os.cpu_count(), 'python': sys.version.split()[0],
-                    'implementation': platform.python_implementation()},
+                    'implementation': platform.python_implementation(), 'load_at_start': os.getloadavg()},
         'versions': versions, 'rounds': args.rounds,
         'inputs': {'hrefs': len(pairs), 'hrefs_header_skipped': header, 'absolute': len(urls)},
     }
     print(f'weburl-nb benchmark: Python {result["machine"]["python"]}, {len(pairs):,} hrefs '
-          f'(header skipped: {header}), {len(urls):,} absolute URLs, {args.rounds} rounds')
+          f'(header skipped: {header}), {len(urls):,} absolute URLs, {args.rounds} rounds; '
+          f'load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs')
     rng = random.Random(5)
-    if 'memory' not in args.skip:            # first, so no other child has run (RUSAGE_CHILDREN)
-        print(f'\nmemory: weburl over {args.lines:,} lines ...', flush=True)
-        result['memory'] = bench_memory(urls, args.lines)
+    if 'memory' not in args.skip or 'jobs' not in args.skip:   # first, so no other child has run (RUSAGE_CHILDREN)
+        print(f'\nweburl over {args.lines:,} lines ...', flush=True)
+        result.update(bench_cli(urls, args.lines, 'memory' not in args.skip, 'jobs' not in args.skip))
+    if 'startup' not in args.skip:
+        result['startup'] = bench_startup()
     if 'corpora' not in args.skip:
+        result['machine']['load_before_corpora'] = os.getloadavg()[0]
         result['corpora'] = {
-            'hrefs': bench_corpus(hrefs_f, pairs, args.rounds, 'urllib.parse.urljoin', rng),
-            'absolute': bench_corpus(abs_f, urls, args.rounds, 'urllib.parse.urlsplit', rng),
+            'hrefs': bench_corpus(hrefs_f, pairs, args.rounds, 'urllib.parse.urljoin', ADA_JOIN, rng),
+            'absolute': bench_corpus(abs_f, urls, args.rounds, 'urllib.parse.urlsplit', ADA_NORMALIZE, rng),
         }
         print_corpus('hrefs: resolve + canonicalize', result['corpora']['hrefs'], len(pairs))
         print_corpus('absolute: canonicalize', result['corpora']['absolute'], len(urls))
@@ -398,8 +563,22 @@ def main(argv=None) -> int:
         m = result['memory']
         print(f'\nmemory: weburl over {m["lines"]:,} lines: peak RSS {m["peak_rss_mb"]:.1f} MB, '
               f'{m["seconds"]:.1f} s ({m["us_per_line"]:.1f} us/line), exit status {m["exit_status"]}')
+    if 'jobs' in result:
+        j = result['jobs']
+        print(f'jobs: weburl -j 1 {j["j1"]["seconds"]:.1f} s, -j 2 {j["j2"]["seconds"]:.1f} s: '
+              f'speed-up {j["speedup"]:.2f} on {j["usable_cores"]} usable cores (load before: '
+              f'{j["j1"]["load_before"]:.2f} / {j["j2"]["load_before"]:.2f}); peak RSS '
+              f'{j["j1"]["peak_rss_mb"]:.1f} / {j["j2"]["peak_rss_mb"]:.1f} MB')
+    if 'startup' in result:
+        st = result['startup']
+        for label, med in (('wall', st['median_ms']), ('CPU', st['median_cpu_ms'])):
+            print(f'start-up, {label} (median of {st["runs"]}): python -c pass {med["python -c pass"]:.1f} ms, '
+                  f'import weburl_nb {med["import weburl_nb"]:.1f} ms, weburl URL {med["weburl URL"]:.1f} ms')
+        print(f'  judged on {st["judged_on"]} time (load {st["load_before"]:.2f}): weburl URL '
+              f'+{st["weburl_minus_python_ms"]:.1f} ms, import +{st["import_minus_python_ms"]:.1f} ms')
+    result['machine']['load_at_end'] = os.getloadavg()
     result['targets'] = targets(result)
-    print('\ntargets of issue 5:')
+    print('\ntargets:')
     for k, ok in result['targets'].items():
         print(f'  {"met    " if ok else "NOT met"}  {k}')
     out = Path(args.out)
