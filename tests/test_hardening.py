@@ -36,3 +36,34 @@ def test_cli_goes_on_after_a_long_port():
                        input=lines, capture_output=True, timeout=60)
     assert p.returncode == 0, p.stderr
     assert p.stdout.decode().splitlines() == ["http://h:0/", "http://a/"]
+
+
+def fixed_point(url, base=None, charset=None):
+    "The canonical URL, after checking that canonicalizing it again gives it back."
+    out = both(url, base, charset)
+    assert out is None or both(out, None, charset) == out, (url, base, out, both(out, None, charset))
+    return out
+
+
+def test_decoding_makes_no_new_escape():
+    "Finding 4a: an unreserved escape is not decoded into a new escape (departure, see 06's note)."
+    assert fixed_point("http://h/%7%41") == "http://h/%7%41"
+    assert fixed_point("http://h/a/%2%45%2%45/b") == "http://h/a/%2%45%2%45/b"
+    assert fixed_point("http://h/%%34%31%%41F%7e") == "http://h/%%341%%41F~"
+
+
+def test_base_path_taken_over_is_resolved():
+    "Finding 4b: an empty, `?` or `#` link takes the base path cleaned (departure, see 02's notes)."
+    assert fixed_point("", "http://a/b/../c") == "http://a/c"
+    assert fixed_point("?q", "http://a/b/./c") == "http://a/b/c?q"
+    assert fixed_point("#f", "http://a/b/%2e%2E/c\\d") == "http://a/c/d#f"
+    assert fixed_point("", "file:///a%2Fb/../c") == "file:///a/c"
+    assert fixed_point("%2F", "file:///c:/windows\\system32%5Cdrivers/etc/hosts") == \
+        "file:///c:/windows/system32/drivers/etc//"
+    assert fixed_point("", "ecmascript:a % 55 // # x") == "ecmascript:a % 55 //"
+    assert fixed_point("http:", "http://a/./b") == "http://a/b"
+
+
+def test_file_url_against_itself():
+    "Finding 4c: `file:%5C/` against itself decodes the base's escaped slash as well."
+    assert fixed_point("file:%5C/") == "file:///"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import codecs
 import re
+import string
 from functools import lru_cache
 
 import webencodings
@@ -169,13 +170,24 @@ def _hex_class(digits: set) -> str:
     return ''.join(sorted(digits)) if len(digits) == 1 else '[' + ''.join(sorted(digits)) + ']'
 
 
-def _unreserved_escape_split_re() -> re.Pattern:
-    "`%` then the two digits of an unreserved character, captured; the digits grouped by the first one."
+def _escape_alternatives(codes) -> str:
+    "The two-digit `codes` as a regular-expression alternation, grouped by their first digit."
     seconds: dict[str, set] = {}
-    for code in _UNRESERVED_HEX:
+    for code in codes:
         seconds.setdefault(code[0].upper(), set()).add(code[1])
-    return re.compile('%(' + '|'.join(_hex_class({first, first.lower()}) + _hex_class(second)
-                                      for first, second in sorted(seconds.items())) + ')')
+    return '|'.join(_hex_class({first, first.lower()}) + _hex_class(second)
+                    for first, second in sorted(seconds.items()))
+
+
+_NO_NEW_ESCAPE = r'(?<!%%)(?<!%[0-9A-Fa-f]%)'   # after the `%`: not preceded by `%` or `%` + digit
+
+
+def _unreserved_escape_split_re() -> re.Pattern:
+    "`%` then the two digits of an unreserved character, captured, unless decoding makes a new escape."
+    hex_codes = [code for code, c in _UNRESERVED_HEX.items() if c in string.hexdigits]
+    other_codes = [code for code in _UNRESERVED_HEX if code not in hex_codes]
+    return re.compile(f'%((?:{_NO_NEW_ESCAPE}(?:{_escape_alternatives(hex_codes)}))'
+                      f'|{_escape_alternatives(other_codes)})')          # departure: no new escape
 
 
 _UNRESERVED_ESCAPE_SPLIT = _unreserved_escape_split_re()
@@ -199,6 +211,8 @@ def decode_unreserved(s: str) -> str:
     parts, start = [], 0                       # a long string: in pieces cut just before a `%` (see above)
     while True:
         cut = s.find('%', start + _DECODE_BLOCK)
+        while cut > 0 and '%' in s[cut - 2:cut]:        # a cut the look-behind of a `%` can see past
+            cut = s.find('%', cut + 1)
         if cut < 0:
             parts.append(_decode_piece(s[start:]))
             return ''.join(parts)
@@ -415,9 +429,9 @@ def _fast_relative(url: str, info: tuple, charset: str | None):
             merged = _merge_clean(directory, path) if directory is not None else None
             path = merged if merged is not None else remove_dot_segments(merge_path(path, b.path, True))  # step 6
     elif query is not None:
-        path = b.path                                                       # step 4
+        path = remove_dot_segments(b.path)                                  # step 4 (as 02's note)
     else:
-        path, query = b.path, b.query                                       # step 5
+        path, query = remove_dot_segments(b.path), b.query                  # step 5 (as 02's note)
     out = prefix + canonicalize_path(path, True, scheme)                    # C7-C8
     if query is not None:
         out += '?' + canonicalize_query(query, charset, True)               # C11
