@@ -60,3 +60,53 @@ def test_no_trailing_newline_and_empty_input():
 def test_help_and_version(flag):
     p = run([flag])
     assert p.returncode == 0 and b"weburl" in p.stdout
+
+
+def test_jobs_keep_order_messages_and_status():
+    data = b"".join(b"HTTP://h%d/a/../b\nbad %d\n\xff\n" % (i, i) for i in range(20_000))
+    one, two = run(["-j", "1"], stdin=data), run(["-j", "2"], stdin=data)
+    assert one.returncode == two.returncode == 1
+    assert two.stdout == one.stdout and two.stderr == one.stderr
+    assert one.stdout.count(b"\n") == 60_000
+    assert b"line 59999: invalid URL: 'bad 19999'" in one.stderr
+
+
+def test_jobs_all_cores_and_bad_count():
+    assert run(["-j", "0", "HTTP://A/"]).stdout == b"http://a/\n"
+    bad = run(["-j", "-1", "http://a/"])
+    assert bad.returncode == 2 and b"-j" in bad.stderr
+
+
+def test_progress_on_request_and_not_on_a_pipe():
+    data = b"http://a/\n" * 1000
+    shown = run(["--progress"], stdin=data)
+    assert shown.returncode == 0 and shown.stderr.endswith(b"lines/s\x1b[K\n")
+    assert b"1,000 lines" in shown.stderr
+    assert run(stdin=data).stderr == b""                 # standard error is a pipe here
+
+
+def test_progress_off_on_a_terminal():
+    import os, pty
+    master, slave = pty.openpty()
+    try:
+        p = subprocess.run([*WEBURL, "--no-progress", "--progress", "--no-progress"], input=b"x\n",
+                           stdout=subprocess.PIPE, stderr=slave, timeout=60)
+        os.close(slave)
+        slave = None
+        err = os.read(master, 4096)
+    finally:
+        if slave is not None:
+            os.close(slave)
+        os.close(master)
+    assert p.returncode == 1 and b"line 1" in err and b"lines/s" not in err
+
+
+def test_streams_each_line_before_the_input_ends():
+    p = subprocess.Popen([*WEBURL], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        p.stdin.write(b"HTTP://A/\n")
+        p.stdin.flush()
+        assert p.stdout.readline() == b"http://a/\n"     # answered while stdin is still open
+    finally:
+        p.stdin.close()
+        p.wait(timeout=60)

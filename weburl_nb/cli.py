@@ -9,56 +9,152 @@ import argparse
 import json
 import os
 import sys
+import time
+from collections.abc import Iterator
 
 from . import __version__
-from .canonicalization import canonicalize_parsed_url, url_to_canon_url
+from .batch import canonicalize_many, ordered_map
+from .canonicalization import canonicalize_parsed_url
 from .parsing import parse_url
 from .resolution import resolve_url
 from .serialization import serialize_parsed_url
 
 # %% auto 0
-__all__ = ['COMPONENTS', 'parse_args', 'canonical_line', 'json_line', 'main']
+__all__ = ['COMPONENTS', 'CHUNK_BYTES', 'parse_args', 'json_line', 'convert_lines', 'read_chunks', 'convert_block', 'Progress',
+           'show_progress', 'main']
 
 # %% ../nbs/08_cli.ipynb 5
 COMPONENTS = ('scheme', 'user', 'password', 'host', 'port', 'path', 'query', 'fragment')
 
 
+def _jobs(text: str) -> int:
+    "The value of `-j`: a count of processes, 0 for one per core."
+    n = int(text)
+    if n < 0:
+        raise argparse.ArgumentTypeError('must be 0 (every core) or more')
+    return n
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     "The command line of `weburl`."
     p = argparse.ArgumentParser(prog='weburl', description=(
-        'Canonicalize URLs (Web::URL::Parser spec): one per argument, or one per line of standard input.'))
-    p.add_argument('urls', nargs='*', metavar='URL', help='URLs to canonicalize (default: read standard input)')
+        'Canonicalize URLs (Web::URL::Parser spec): one per argument, '
+        'or one per line of standard input.'))
+    p.add_argument('urls', nargs='*', metavar='URL',
+                   help='URLs to canonicalize (default: read standard input)')
     p.add_argument('--base', metavar='URL', help='resolve every URL against this base URL')
-    p.add_argument('--charset', metavar='NAME', help='document encoding for queries (WHATWG label, default UTF-8)')
-    p.add_argument('--json', action='store_true', help='print one JSON object of components per line')
+    p.add_argument('--charset', metavar='NAME',
+                   help='document encoding for queries (WHATWG label, default UTF-8)')
+    p.add_argument('--json', action='store_true',
+                   help='print one JSON object of components per line')
+    p.add_argument('-j', '--jobs', type=_jobs, default=1, metavar='N',
+                   help='processes to share the work (0: one per core; default 1)')
+    p.add_argument('--progress', action=argparse.BooleanOptionalAction, default=None,
+                   help='count and rate on standard error (default: when it is a terminal)')
     p.add_argument('--version', action='version', version=f'weburl {__version__}')
     return p.parse_args(argv)
 
 # %% ../nbs/08_cli.ipynb 7
-def canonical_line(text: str, base: str | None, charset: str | None) -> tuple[bool, str]:
-    "`(invalid, output line)` for one input in plain mode: the canonical URL, or an empty line."
-    canon = url_to_canon_url(text, base, charset)
-    return canon is None, canon or ''
-
-
 def json_line(text: str, parsed_base, charset: str | None) -> tuple[bool, str]:
-    "`(invalid, output line)` for one input in `--json` mode; `parsed_base` None means the input is its own base."
-    url = canonicalize_parsed_url(resolve_url(text, parsed_base if parsed_base is not None else parse_url(text)), charset)
-    record = {'input': text, 'url': serialize_parsed_url(url), **{k: getattr(url, k) for k in COMPONENTS},
+    "`(invalid, JSON line)` for one input; `parsed_base` None: the input is its own base."
+    base = parsed_base if parsed_base is not None else parse_url(text)
+    url = canonicalize_parsed_url(resolve_url(text, base), charset)
+    record = {'input': text, 'url': serialize_parsed_url(url),
+              **{k: getattr(url, k) for k in COMPONENTS},
               'invalid': url.invalid, 'hierarchical': url.hierarchical}
     return url.invalid, json.dumps(record, ensure_ascii=False)
 
+
+def convert_lines(lines: list[str], args: argparse.Namespace) -> tuple[list[str], list[int]]:
+    "The output line for each input line, and the positions of the invalid inputs."
+    if args.json:
+        parsed_base = None if args.base is None else parse_url(args.base)
+        pairs = [json_line(text, parsed_base, args.charset) for text in lines]
+        return [line for _, line in pairs], [i for i, (bad, _) in enumerate(pairs) if bad]
+    out = canonicalize_many(lines, args.base, args.charset)
+    bad = [i for i, canon in enumerate(out) if canon is None] if None in out else []
+    for i in bad:
+        out[i] = ''                                   # an invalid URL: an empty line
+    return out, bad
+
 # %% ../nbs/08_cli.ipynb 10
-def _input_lines(args, stdin):
-    "`(label, text)` for each URL: the arguments, or the lines of `stdin` (bytes, decoded as UTF-8)."
+CHUNK_BYTES = 1 << 18
+
+
+def read_chunks(stdin, size: int = CHUNK_BYTES) -> Iterator[bytes]:
+    "Blocks of whole lines from binary *stdin*, up to about *size* bytes, without waiting to fill one."
+    read = stdin.read1 if hasattr(stdin, 'read1') else stdin.read
+    rest = b''                                        # a line begun in the last read
+    while data := read(size):
+        end = data.rfind(b'\n') + 1
+        if end == 0:
+            rest += data
+            continue
+        yield rest + data[:end]
+        rest = data[end:]
+    if rest:
+        yield rest                                    # a last line without its newline
+
+
+def convert_block(job: tuple) -> tuple[str, list[tuple[int, str]], int]:
+    "`(output text, [(position, text) of invalid inputs], line count)` for `(block, args)`."
+    block, args = job
+    if isinstance(block, bytes):
+        lines = block.decode('utf-8', 'replace').split('\n')
+        if lines[-1] == '':
+            lines.pop()                               # the block ended with a newline
+    else:
+        lines = block                                 # the arguments, already text
+    out, bad = convert_lines(lines, args)
+    text = '\n'.join(out) + '\n' if out else ''
+    return text, [(i, lines[i]) for i in bad], len(lines)
+
+# %% ../nbs/08_cli.ipynb 14
+class Progress:
+    "Count and rate of lines on *stream*, redrawn in place every *every* s, from *delay* s on."
+    def __init__(self, stream, delay: float = 1.0, every: float = 0.2, clock=time.monotonic):
+        self.stream, self.every, self.clock = stream, every, clock
+        self.start = clock()
+        self.due, self.shown = self.start + delay, False
+
+    def text(self, done: int) -> str:
+        elapsed = max(self.clock() - self.start, 1e-9)
+        return f'weburl: {done:,} lines in {elapsed:.1f} s, {done / elapsed:,.0f} lines/s'
+
+    def update(self, done: int) -> None:
+        if self.clock() >= self.due:
+            self.stream.write('\r' + self.text(done) + '\x1b[K')
+            self.stream.flush()
+            self.shown, self.due = True, self.clock() + self.every
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write('\r\x1b[K')             # room for a message; redrawn next update
+
+    def close(self, done: int) -> None:
+        if self.shown:
+            self.stream.write('\r' + self.text(done) + '\x1b[K\n')
+
+
+def show_progress(args: argparse.Namespace, stderr) -> Progress | None:
+    "A `Progress` if asked for (`--progress`), or by default when *stderr* is a terminal."
+    if args.progress is False or (args.progress is None and not _is_terminal(stderr)):
+        return None
+    return Progress(stderr, delay=0.0 if args.progress else 1.0)
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+# %% ../nbs/08_cli.ipynb 19
+def _work(args: argparse.Namespace, stdin) -> tuple[str, Iterator[tuple]]:
+    "The label of an input (`argument`, `line`) and the `(block, args)` jobs."
     if args.urls:
-        for i, url in enumerate(args.urls, 1):
-            yield f'argument {i}', url
-        return
-    for i, raw in enumerate(stdin, 1):
-        if isinstance(raw, bytes):
-            raw = raw.decode('utf-8', 'replace')
-        yield f'line {i}', raw[:-1] if raw.endswith('\n') else raw
+        return 'argument', iter([(args.urls, args)])
+    return 'line', ((block, args) for block in read_chunks(stdin))
 
 
 def main(argv: list[str] | None = None, stdin=None, stdout=None, stderr=None) -> int:
@@ -70,19 +166,25 @@ def main(argv: list[str] | None = None, stdin=None, stdout=None, stderr=None) ->
         if hasattr(stdout, 'reconfigure'):
             stdout.reconfigure(encoding='utf-8', errors='replace')
     stderr = stderr if stderr is not None else sys.stderr
-    parsed_base = parse_url(args.base) if args.json and args.base is not None else None
-    status = 0
+    label, jobs = _work(args, stdin)
+    progress = show_progress(args, stderr)
+    n_workers = 0 if args.jobs == 1 else args.jobs or None       # -j 1: here; -j 0: every core
+    status, done = 0, 0
     try:
-        for label, text in _input_lines(args, stdin):
-            if args.json:
-                invalid, line = json_line(text, parsed_base, args.charset)
-            else:
-                invalid, line = canonical_line(text, args.base, args.charset)
+        for text, invalid, count in ordered_map(convert_block, jobs, n_workers):
             if invalid:
                 status = 1
-                print(f'weburl: {label}: invalid URL: {text!r}', file=stderr)
-            stdout.write(line + '\n')
-        stdout.flush()
-    except BrokenPipeError:                  # the reader went away (`weburl < big | head`): stop quietly
+                if progress:
+                    progress.clear()
+                stderr.write(''.join(f'weburl: {label} {done + i + 1}: invalid URL: {t!r}\n'
+                                     for i, t in invalid))
+            stdout.write(text)
+            stdout.flush()
+            done += count
+            if progress:
+                progress.update(done)
+        if progress:
+            progress.close(done)
+    except BrokenPipeError:       # the reader went away (`weburl < big | head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return status
