@@ -27,7 +27,8 @@ import siteconf  # noqa: E402
 DOCS = siteconf.DOCS
 SHOTS = DOCS / "screenshots"
 CHROME_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--no-first-run", "--disable-component-update", "--disable-sync", "--window-size=1280,1000"]
+                "--no-first-run", "--disable-component-update", "--disable-sync", "--window-size=1280,1000",
+                "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]  # offline: only the local server
 PAGES = siteconf.pages(warn=lambda m: None)
 
 
@@ -184,7 +185,7 @@ def test_page(site, page):
         url, frag = urldefrag(href)
         if not url.startswith(base):
             continue  # an external link: not the site's business offline
-        path = DOCS / unquote(url[len(base):])
+        path = DOCS / unquote(urlsplit(url[len(base):]).path)  # try.html?url=... is try.html
         if path.is_dir():
             path = path / "index.html"
         if not path.is_file():

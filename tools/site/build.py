@@ -4,7 +4,9 @@
    and executed in a fresh kernel, in `nbs/` as `nbdev_test` does, with the repo on `PYTHONPATH`.
 2. The conformance suite is run on the current code for the conformance page.
 3. Sphinx with MyST-NB renders the pages with the Furo theme (tools/site/conf.py) into `_docs/`;
-   `01_parsing.ipynb` becomes `parsing.html`.
+   `01_parsing.ipynb` becomes `parsing.html`. Code cells that call the package on a literal URL get
+   "try it" links (tools/site/tryit.py) to the in-browser viewer.
+4. The viewer, `try.html`, with its offline Pyodide runtime and the package (tools/site/viewer.py).
 
 Scratch files go to `site-build/` (gitignored). A notebook cell that raises is shown on its page
 with its traceback and named in the summary; with `SITE_STRICT=1` that makes the build fail.
@@ -35,11 +37,12 @@ KERNEL = "weburl-nb-site"
 def _page(job: tuple[str, str, dict, str]) -> tuple[str, list[str], float]:
     "Process and run one notebook (in a worker process); the errors its cells showed."
     from notebooks import execute, make_page
+    import tryit
     src, name, names, toctree = job
     start = time.time()
     os.chdir(NBS)  # nbdev's configuration (settings.ini) is found from here, as in nbdev_test
     try:
-        nb = make_page(Path(src), names)
+        nb = tryit.add_links(make_page(Path(src), names))
     except Exception as e:  # nbdev itself cannot read or process it: nbdev_docs would fail too
         raise RuntimeError(f"{Path(src).name} could not be processed: {type(e).__name__}: {e}") from None
     if name == "index":
@@ -110,6 +113,7 @@ def main() -> int:
         return 1
     shutil.move(html, DOCS)
     (DOCS / ".nojekyll").touch()
+    print("site: " + __import__("viewer").build(SCRATCH))
     built = sorted(p.name for p in DOCS.glob("*.html") if p.stem not in ("genindex", "search"))
     print(f"site: {len(built)} pages in {DOCS.relative_to(ROOT)}/ ({', '.join(built)}) in {time.time() - start:.0f} s")
     for name, errors in failed.items():
