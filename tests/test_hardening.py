@@ -67,3 +67,41 @@ def test_base_path_taken_over_is_resolved():
 def test_file_url_against_itself():
     "Finding 4c: `file:%5C/` against itself decodes the base's escaped slash as well."
     assert fixed_point("file:%5C/") == "file:///"
+
+
+class Sub(str):
+    "A `str` subclass, as a caller's own string type might be."
+
+
+class Unhashable(str):
+    "A `str` subclass that cannot be a cache key."
+    __hash__ = None
+
+
+def test_steps_type_error_names_itself():
+    "Finding 6: the steps route's TypeError names `url_to_canon_url_steps`, not `url_to_canon_url`."
+    import pytest
+    with pytest.raises(TypeError, match=r"^url_to_canon_url_steps\(\) argument url "):
+        url_to_canon_url_steps(b"http://a/")
+    with pytest.raises(TypeError, match=r"^url_to_canon_url_steps\(\) argument base "):
+        url_to_canon_url_steps("x", 1)
+    with pytest.raises(TypeError, match=r"^url_to_canon_url\(\) argument charset "):
+        url_to_canon_url("x", None, b"utf-8")
+
+
+def test_str_subclass_comes_back_as_str():
+    "Finding 6: a `str` subclass is answered with a plain `str`, by the shortcuts and the steps."
+    for url, base in [("http://h/", None), ("http://h/a", "http://h/"), ("a", "http://h/"),
+                      ("file:///x", None), ("", "http://h/x")]:
+        for f in (url_to_canon_url, url_to_canon_url_steps):
+            for args in [(Sub(url), base and Sub(base)), (url, base and Sub(base))]:
+                assert type(f(*args)) is str, (f, args)
+
+
+def test_unhashable_str_subclass_as_charset_or_base():
+    "Finding 6: an unhashable subclass as `charset` or `base` never reaches an `lru_cache`."
+    from weburl_nb import canonicalize_parsed_url, parse_url
+    for f in (url_to_canon_url, url_to_canon_url_steps):
+        assert f("?ü", Unhashable("http://h/"), Unhashable("latin1")) == "http://h/?%FC"
+        assert f(Unhashable("x?ü"), Unhashable("http://h/"), Unhashable("utf-8")) == "http://h/x?%C3%BC"
+    assert canonicalize_parsed_url(parse_url("http://h/?ü"), Unhashable("latin1")).query == "%FC"

@@ -259,13 +259,18 @@ INVALID = ParsedURL(invalid=True)
 _MAX_HOSTPATH_ROUNDS = 16
 
 
+def _plain(s: str | None) -> str | None:
+    "`s` as an exact `str`: a `str` subclass may be unhashable (the caches) and is never handed back."
+    return s if s is None or type(s) is str else str.__str__(s)
+
+
 def canonicalize_parsed_url(u: ParsedURL, charset: str | None = None, browser: str = 'this') -> ParsedURL:
     "The steps to canonicalize a URL; `charset` encodes the query, `browser` picks the host profile."
     if not isinstance(u, ParsedURL):
         raise TypeError(f'canonicalize_parsed_url() argument u must be ParsedURL, not {type(u).__name__}')
     if charset is not None and not isinstance(charset, str):
         raise TypeError(f'canonicalize_parsed_url() argument charset must be str or None, not {type(charset).__name__}')
-    profile = profile_for(browser)
+    charset, profile = _plain(charset), profile_for(browser)
     if u.invalid:                                                                       # C1
         return u
     scheme = canonicalize_scheme(u.scheme)                                              # C2
@@ -294,20 +299,21 @@ def canonicalize_parsed_url(u: ParsedURL, charset: str | None = None, browser: s
     return ParsedURL(scheme, user, password, host, port, path, query, fragment, hierarchical=hierarchical)
 
 # %% ../nbs/06_canonicalization.ipynb 39
-def _check_arguments(url, base, charset) -> None:
-    "The `TypeError` of `url_to_canon_url` for an argument of the wrong type."
+def _check_arguments(name: str, url, base, charset) -> tuple[str, str | None, str | None]:
+    "The arguments of the function `name` as plain `str`s, or its `TypeError` for a wrong type."
     if not isinstance(url, str):
-        raise TypeError(f'url_to_canon_url() argument url must be str, not {type(url).__name__}')
+        raise TypeError(f'{name}() argument url must be str, not {type(url).__name__}')
     if base is not None and not isinstance(base, str):
-        raise TypeError(f'url_to_canon_url() argument base must be str or None, not {type(base).__name__}')
+        raise TypeError(f'{name}() argument base must be str or None, not {type(base).__name__}')
     if charset is not None and not isinstance(charset, str):
-        raise TypeError(f'url_to_canon_url() argument charset must be str or None, not {type(charset).__name__}')
+        raise TypeError(f'{name}() argument charset must be str or None, not {type(charset).__name__}')
+    return _plain(url), _plain(base), _plain(charset)
 
 
 def url_to_canon_url_steps(url: str, base: str | None = None, charset: str | None = None,
                            browser: str = 'this') -> str | None:
     "The full algorithms in order: parse `base` (default: `url`), resolve, canonicalize, serialize."
-    _check_arguments(url, base, charset)
+    url, base, charset = _check_arguments('url_to_canon_url_steps', url, base, charset)
     profile_for(browser)                        # a bad `browser` fails before any work
     parsed_base = parse_url(url if base is None else base)
     url = resolve_url(url, parsed_base)
@@ -443,7 +449,7 @@ def _fast_relative(url: str, info: tuple, charset: str | None):
 def url_to_canon_url(url: str, base: str | None = None, charset: str | None = None,
                      browser: str = 'this') -> str | None:
     "Resolve `url` against `base` (default: itself), canonicalize in `charset`, serialize; `None` if invalid."
-    _check_arguments(url, base, charset)
+    url, base, charset = _check_arguments('url_to_canon_url', url, base, charset)
     if profile_for(browser) is not THIS:        # the shortcuts are THIS's: other browsers take the steps
         return url_to_canon_url_steps(url, base, charset, browser)
     if base is None:
