@@ -1,33 +1,63 @@
 # weburl-nb: the everyday commands. `make test` is the project's test command.
+# Quick start (no activated environment needed): `make run URL=...` and `make test` create the
+# project's virtual environment `.venv` with `python3 -m venv` when it is missing, install into it
+# (again only when setup.py or settings.ini changed), and run from it.
 SHELL := /bin/bash
-PY ?= python
+VENV ?= .venv
+# The Python that runs the targets: the project's environment if it exists, else `python3`
+# (an activated environment's python3 comes first on PATH). Re-evaluated at each use.
+PY ?= $(shell test -x $(VENV)/bin/python && echo $(VENV)/bin/python || echo python3)
+# A console script of that environment (nbdev_test, nbdev_export, ...), else from PATH.
+tool = $(shell test -x $(VENV)/bin/$(1) && echo $(VENV)/bin/$(1) || echo $(1))
+# What the test command installs: the dev tools and everything the test suite imports.
+TEST_EXTRAS ?= dev
 TESTDATA ?= $(or $(WEBURL_TESTDATA),../shared/testdata/tests-web-url)
 export WEBURL_TESTDATA := $(TESTDATA)
 BENCHDATA ?= $(or $(WEBURL_BENCHDATA),../shared/bench)
 
-.PHONY: help export outputs readme test pytest nbtest check-sync conformance site site-test bench bench-record
+.PHONY: help install dev run export outputs readme test pytest nbtest check-sync conformance site site-test bench bench-record
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
+$(VENV)/bin/python:
+	python3 -m venv $(VENV)
+
+$(VENV)/.installed: setup.py settings.ini | $(VENV)/bin/python
+	$(VENV)/bin/python -m pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-$(TEST_EXTRAS): setup.py settings.ini | $(VENV)/bin/python
+	$(VENV)/bin/python -m pip install -q -e '.[$(TEST_EXTRAS)]'
+	touch $@ $(VENV)/.installed
+
+install: $(VENV)/.installed  ## create .venv if needed and install the package and its `weburl` command into it
+
+dev: $(VENV)/.installed-$(TEST_EXTRAS)  ## create .venv if needed and install the package with the dev tools and test dependencies
+
+run: install  ## canonicalize URL=... (or each line of standard input) with .venv's `weburl`
+	$(VENV)/bin/weburl $${URL:+"$$URL"}
+
 export:  ## regenerate weburl_nb/ from nbs/ and clean the notebooks
-	nbdev_export
-	nbdev_clean
+	$(call tool,nbdev_export)
+	$(call tool,nbdev_clean)
 
 outputs:  ## re-run the notebooks in place so their stored example outputs match the code
-	for nb in nbs/index.ipynb nbs/[0-9]*.ipynb; do jupyter nbconvert --to notebook --execute --inplace "$$nb" || exit 1; done
-	nbdev_clean
+	for nb in nbs/index.ipynb nbs/[0-9]*.ipynb; do $(call tool,jupyter) nbconvert --to notebook --execute --inplace "$$nb" || exit 1; done
+	$(call tool,nbdev_clean)
 
 readme:  ## regenerate README.md from nbs/index.ipynb
 	$(PY) tools/readme.py
 
-test: pytest nbtest check-sync  ## everything: conformance + unit tests, notebook examples, generated files in sync
+test: dev pytest nbtest check-sync  ## install the dev tools (into .venv), then everything: conformance + unit tests, notebook examples, generated files in sync
+	@cat .pytest_cache/conformance.txt 2>/dev/null || true
 
 pytest:  ## the pytest suite (conformance cases, API and CLI tests)
+	@rm -f .pytest_cache/conformance.txt
 	$(PY) -m pytest -q tests --ignore=tests/site
 
 nbtest:  ## run every notebook's examples
-	nbdev_test --n_workers 2
+	$(call tool,nbdev_test) --n_workers 2
 
 conformance:  ## agreement with the data per mode (THIS, chrome, gecko, ie) and data file: the quoted figures
 	$(PY) tests/conformance.py --all

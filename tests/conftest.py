@@ -1,4 +1,70 @@
+"""pytest setup: `tests/` on the path, and a loud account of the conformance suite.
+
+At the end of a run that collected `tests/test_conformance.py`, the summary says whether the
+tests-web-url cases ran and how many were checked, or, when the data folder is missing, that
+they did not run and how to get them. The same text goes to `.pytest_cache/conformance.txt`,
+which `make test` prints again as its last words.
+"""
 import sys
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from datfile import ENV_VAR, data_dir  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+REPORT = ROOT / ".pytest_cache" / "conformance.txt"
+DATA_REPO = "https://github.com/wakaba/tests-web-url"
+_MODULE = "tests/test_conformance.py"
+_counts = Counter()
+_seen = []
+
+
+def pytest_collectreport(report):
+    if report.nodeid.endswith(_MODULE):
+        _seen.append(report.outcome)
+
+
+def pytest_runtest_logreport(report):
+    test = report.nodeid.partition(_MODULE + "::")[2].partition("[")[0]
+    if test in ("test_case", "test_idempotent") and (report.when == "call" or report.outcome != "passed"):
+        _counts[test, report.outcome] += 1
+
+
+def conformance_report() -> str | None:
+    "The account of the conformance suite for this run; `None` if it was not collected."
+    if not _seen:
+        return None
+    where = data_dir()
+    if not where.is_dir():
+        bar = "!" * 78
+        return "\n".join([
+            bar,
+            "!! CONFORMANCE SUITE NOT RUN: no tests-web-url data at",
+            f"!!   {where}",
+            "!! 0 conformance cases were checked; only the unit and API tests ran.",
+            "!! Fix: get the public test data and point the tests at its data/ folder:",
+            f"!!   git clone {DATA_REPO} ../tests-web-url",
+            f"!!   make test {ENV_VAR}=../tests-web-url/data",
+            f"!! (or export {ENV_VAR}; by default ../shared/testdata/tests-web-url is used)",
+            bar])
+    c = _counts
+    ran = sum(v for (t, o), v in c.items() if t == "test_case" and o != "skipped")
+    na = c["test_case", "skipped"]
+    failed = c["test_case", "failed"] + c["test_idempotent", "failed"]
+    idem = c["test_idempotent", "passed"] + c["test_idempotent", "failed"]
+    verdict = "all passed" if not failed else f"{failed} FAILED"
+    return (f"Conformance suite RAN: {ran:,} tests-web-url cases checked ({verdict}; "
+            f"{na} not applicable in Python), {idem:,} canonical results re-checked for "
+            f"idempotence; data: {where}")
+
+
+def pytest_terminal_summary(terminalreporter):
+    text = conformance_report()
+    if text is None:
+        return
+    terminalreporter.write_line("")
+    terminalreporter.write_line(text)
+    REPORT.parent.mkdir(exist_ok=True)
+    REPORT.write_text(text + "\n", encoding="utf-8")
