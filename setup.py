@@ -22,6 +22,7 @@ py_versions = '3.11 3.12 3.13 3.14'.split()
 requirements = shlex.split(cfg.get('requirements', ''))
 dev_requirements = shlex.split(cfg.get('dev_requirements', ''))
 bench_requirements = shlex.split(cfg.get('bench_requirements', ''))
+whatwg_requirements = shlex.split(cfg.get('whatwg_requirements', ''))
 min_python = cfg['min_python']
 lic = licenses.get(cfg['license'].lower(), (cfg['license'], None))
 
@@ -39,7 +40,8 @@ setuptools.setup(
     include_package_data=True,
     package_data={cfg['lib_name']: ['py.typed']},
     install_requires=requirements,
-    extras_require={'dev': dev_requirements, 'bench': bench_requirements},
+    extras_require={'dev': dev_requirements, 'bench': bench_requirements,
+                    'whatwg': whatwg_requirements},
     python_requires='>=' + min_python,
     long_description=open('README.md', encoding='utf-8').read(),
     long_description_content_type='text/markdown',

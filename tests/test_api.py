@@ -11,7 +11,8 @@ from weburl_nb import (ParsedURL, canonicalize_parsed_url, parse_url, resolve_ur
 
 def test_exported_names():
     assert weburl_nb.__all__ == ['ParsedURL', 'parse_url', 'resolve_url', 'canonicalize_parsed_url',
-                                 'serialize_parsed_url', 'url_to_canon_url', 'profile_for']
+                                 'serialize_parsed_url', 'url_to_canon_url', 'profile_for',
+                                 'compare']
 
 
 @pytest.mark.parametrize("call, argument", [
@@ -26,6 +27,9 @@ def test_exported_names():
     (lambda: url_to_canon_url("a", base=parse_url("http://a/")), "argument base "),
     (lambda: url_to_canon_url("http://a/", browser=None), "argument browser "),
     (lambda: canonicalize_parsed_url(parse_url("http://a/"), browser=b"ie"), "argument browser "),
+    (lambda: weburl_nb.compare(b"http://a/"), "argument url "),
+    (lambda: weburl_nb.compare("a", base=parse_url("http://a/")), "argument base "),
+    (lambda: weburl_nb.compare("a", charset=1), "argument charset "),
 ])
 def test_wrong_type_names_the_argument(call, argument):
     with pytest.raises(TypeError, match=argument):

@@ -13,6 +13,7 @@ from .resolution import resolve_url
 from .serialization import serialize_parsed_url
 from .canonicalization import canonicalize_parsed_url, url_to_canon_url
 from .host import profile_for
+from .browsers import compare
 
 __all__ = ['ParsedURL', 'parse_url', 'resolve_url', 'canonicalize_parsed_url', 'serialize_parsed_url',
-           'url_to_canon_url', 'profile_for']
+           'url_to_canon_url', 'profile_for', 'compare']
