@@ -5,51 +5,100 @@
 # %% ../nbs/05_host.ipynb 3
 from __future__ import annotations
 
+import json
 import re
-import dataclasses
 from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
 
 from .charclasses import remove_tab_lf_cr
 from .ipaddr import canonicalize_ipv4, canonicalize_ipv6
-from .nameprep import bidi_step, nameprep
+from .nameprep import (NAMEPREP_CHROME, NAMEPREP_GECKO, NAMEPREP_IE, NAMEPREP_THIS,
+                                NameprepProfile, bidi_step, has_unassigned, nameprep, prohibit_step)
 
 # %% auto 0
-__all__ = ['THIS', 'CHROME', 'GECKO', 'IE', 'PROFILES', 'HostProfile', 'profile_for', 'starts_with_encoded_bracket',
-           'percent_decode_utf8', 'replace_label_separators', 'split_root_dot', 'label_to_ascii', 'labels_to_ascii',
-           'is_bracketed', 'bracketed_ipv6', 'is_file_scheme', 'has_forbidden', 'percent_encode_host',
-           'canonicalize_host_steps', 'canonicalize_host']
+__all__ = ['THIS', 'CHROME', 'GECKO', 'IE', 'PROFILES', 'HostProfile', 'profile_for', 'ascii_lowercase',
+           'starts_with_encoded_bracket', 'percent_decode_utf8', 'percent_decode_ascii', 'split_root_separator',
+           'has_null_or_space', 'percent_encode_chars', 'replace_label_separators', 'split_root_dot', 'has_xn_label',
+           'gecko_idn_lists', 'gecko_idn_enabled', 'punycode_label', 'label_to_ascii', 'to_ascii', 'ie_round_trip',
+           'labels_to_ascii', 'percent_decode_latin1', 'is_bracketed', 'bracketed_ipv6', 'is_file_scheme',
+           'has_forbidden', 'has_bad_percent', 'percent_encode_host', 'steps_profile', 'canonicalize_host_steps',
+           'canonicalize_host']
 
 # %% ../nbs/05_host.ipynb 5
 @dataclass(frozen=True)
 class HostProfile:
-    "The choices one behaviour makes in the marked steps of CanonicalizeHost."
+    "The choices one behaviour makes in the marked steps of CanonicalizeHost (and Nameprep)."
     name: str
+    nameprep: NameprepProfile       # steps 11, 20.2.1.1, 20.2.2.4: the Nameprep variant
+    fallback_lowercase: bool        # step 4: give up with `s` ASCII-lowercased, not with fail
     reject_encoded_bracket: bool    # step 5: a host starting with `%5B` fails
     decode_utf8: bool               # step 6: percent-decode, then read the bytes as UTF-8
+    decode_ascii: str               # step 7: the ASCII characters whose escapes are decoded
+    root_dot_first: bool            # step 10: a final label separator is the root dot
     nameprep_whole_host: bool       # step 11: Nameprep (without bidi) on the whole host
-    root_dot_after_mapping: bool    # step 16: look for the root dot after step 15
+    reject_percent: bool            # step 12: a `%` left after step 11 fails
+    null_space_rule: bool           # step 13: a NUL or space is judged on the fallback
+    encode_early: str               # step 14: characters percent-encoded before the split
+    root_dot_after_mapping: bool    # step 16: a final `.` is the root dot
+    xn_needs_punycode: bool         # step 18: an `xn--` label makes step 20 run
+    idn_whitelist: bool             # step 20.1: IDN allowed by TLD whitelist and blacklist
+    ie_round_trip: bool             # step 20.2.2, not 20.2.1: IE's ToUnicode/ToASCII round trip
     reject_xn_non_ascii: bool       # step 20.2.1.2.1.1: `xn--` with non-ASCII fails
-    reject_empty_label: bool        # step 20.2.1.3.2: an empty label fails (when Punycode is needed)
+    ascii_label_cut: int            # step 20.2.1.3.1: ASCII labels cut to this length (0: not cut)
+    reject_empty_label: bool        # step 20.2.1.3.2: an empty label fails (in step 20)
+    decode_escapes: bool            # step 23: escapes back to the characters U+0000-U+00FF
+    lowercase_result: bool          # step 24: the result ASCII-lowercased
     reject_colon: bool              # step 26: `:` outside brackets fails unless the scheme is `file`
     forbidden: str                  # step 28: characters that make the host fail
+    reject_bad_percent: bool        # step 29: `%00`, or `%` without two hex digits, fails
     encode: str                     # step 30: characters percent-encoded in the result
     encode_unless_file: str         # step 30: ... and these too when the scheme is not `file`
+    hex_lowercase: bool             # step 30: lowercase hexadecimal digits in those escapes
 
 # %% ../nbs/05_host.ipynb 7
+_C0 = ''.join(map(chr, range(0x20)))
 THIS = HostProfile(
-    name='THIS',
-    reject_encoded_bracket=True, decode_utf8=True, nameprep_whole_host=True,
-    root_dot_after_mapping=True, reject_xn_non_ascii=True, reject_empty_label=True, reject_colon=True,
-    forbidden='\x00/%\\',
-    encode=''.join(map(chr, range(0x20))) + ' !"#$%&\'()*,/;<=>?\\^`{|}\x7f',
-    encode_unless_file='@',
+    name='THIS', nameprep=NAMEPREP_THIS, fallback_lowercase=False, reject_encoded_bracket=True,
+    decode_utf8=True, decode_ascii='', root_dot_first=False, nameprep_whole_host=True,
+    reject_percent=False, null_space_rule=False, encode_early='', root_dot_after_mapping=True,
+    xn_needs_punycode=False, idn_whitelist=False, ie_round_trip=False, reject_xn_non_ascii=True,
+    ascii_label_cut=0, reject_empty_label=True, decode_escapes=False, lowercase_result=False,
+    reject_colon=True, forbidden='\x00/%\\', reject_bad_percent=False,
+    encode=_C0 + ' !"#$%&\'()*,/;<=>?\\^`{|}\x7f', encode_unless_file='@', hex_lowercase=False,
+)
+_CHROME_ENCODE = ' !"#$&\'()*,<=>@^`{|}'
+CHROME = HostProfile(
+    name='CHROME', nameprep=NAMEPREP_CHROME, fallback_lowercase=False, reject_encoded_bracket=False,
+    decode_utf8=True, decode_ascii='', root_dot_first=True, nameprep_whole_host=False,
+    reject_percent=True, null_space_rule=False, encode_early=_CHROME_ENCODE,
+    root_dot_after_mapping=False, xn_needs_punycode=False, idn_whitelist=False, ie_round_trip=False,
+    reject_xn_non_ascii=True, ascii_label_cut=0, reject_empty_label=True, decode_escapes=True,
+    lowercase_result=True, reject_colon=False, forbidden=_C0 + '%/:;?[\\]^~\x7f',
+    reject_bad_percent=False, encode=_CHROME_ENCODE, encode_unless_file='', hex_lowercase=False,
+)
+GECKO = HostProfile(
+    name='GECKO', nameprep=NAMEPREP_GECKO, fallback_lowercase=True, reject_encoded_bracket=False,
+    decode_utf8=False, decode_ascii='', root_dot_first=False, nameprep_whole_host=True,
+    reject_percent=False, null_space_rule=True, encode_early='', root_dot_after_mapping=False,
+    xn_needs_punycode=False, idn_whitelist=True, ie_round_trip=False, reject_xn_non_ascii=False,
+    ascii_label_cut=62, reject_empty_label=False, decode_escapes=False, lowercase_result=False,
+    reject_colon=False, forbidden='', reject_bad_percent=False, encode='', encode_unless_file='',
+    hex_lowercase=False,
+)
+_IE_DECODE = ''.join(map(chr, [*range(0x21), 0x22, 0x2D, 0x2E, 0x2F, *range(0x30, 0x3A), 0x3C, 0x3E,
+                               0x3F, *range(0x41, 0x5B), 0x5C, *range(0x5E, 0x80)]))
+IE = HostProfile(
+    name='IE', nameprep=NAMEPREP_IE, fallback_lowercase=False, reject_encoded_bracket=False,
+    decode_utf8=False, decode_ascii=_IE_DECODE, root_dot_first=True, nameprep_whole_host=True,
+    reject_percent=False, null_space_rule=False, encode_early='', root_dot_after_mapping=False,
+    xn_needs_punycode=True, idn_whitelist=False, ie_round_trip=True, reject_xn_non_ascii=False,
+    ascii_label_cut=0, reject_empty_label=False, decode_escapes=False, lowercase_result=False,
+    reject_colon=False, forbidden='\x00/?\\', reject_bad_percent=True,
+    encode=_C0 + ' "<>\\^`{|}\x7f', encode_unless_file='', hex_lowercase=True,
 )
 
 # %% ../nbs/05_host.ipynb 9
-# Work in progress: the browsers' profiles make THIS's choices until their fields are added.
-CHROME = dataclasses.replace(THIS, name='CHROME')
-GECKO = dataclasses.replace(THIS, name='GECKO')
-IE = dataclasses.replace(THIS, name='IE')
 PROFILES: dict[str, HostProfile] = {'this': THIS, 'chrome': CHROME, 'gecko': GECKO, 'ie': IE}
 
 def profile_for(browser: str) -> HostProfile:
@@ -63,11 +112,18 @@ def profile_for(browser: str) -> HostProfile:
     return profile
 
 # %% ../nbs/05_host.ipynb 14
+_ASCII_LOWER = str.maketrans('ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')
+
+def ascii_lowercase(s: str) -> str:
+    "Steps 4 and 24: `s` with the ASCII letters `A`-`Z` lowercased, and only those."
+    return s.lower() if s.isascii() else s.translate(_ASCII_LOWER)
+
+# %% ../nbs/05_host.ipynb 17
 def starts_with_encoded_bracket(s: str) -> bool:
     "Step 5: whether `s` begins with `%5B` (in either case)."
     return s[:3] in ('%5B', '%5b')
 
-# %% ../nbs/05_host.ipynb 17
+# %% ../nbs/05_host.ipynb 20
 _PERCENT_RUN = re.compile(r'(?:%[0-9A-Fa-f]{2})+')
 
 def _decode_run(m: re.Match) -> str:
@@ -77,36 +133,159 @@ def percent_decode_utf8(s: str) -> str:
     "Step 6: decode the runs of `%XX` in `s` as UTF-8, invalid bytes becoming U+FFFD."
     return _PERCENT_RUN.sub(_decode_run, s) if '%' in s else s
 
-# %% ../nbs/05_host.ipynb 21
+# %% ../nbs/05_host.ipynb 24
+_TRIPLET = re.compile('%([0-9A-Fa-f]{2})')
+
+def percent_decode_ascii(s: str, chars: str) -> str:
+    "Step 7 (IE): decode the escapes in `s` of the ASCII characters in `chars`; others stay."
+    if '%' not in s:
+        return s
+    def decode(m: re.Match) -> str:
+        c = chr(int(m.group(1), 16))
+        return c if c in chars else m.group()
+    return _TRIPLET.sub(decode, s)
+
+# %% ../nbs/05_host.ipynb 27
+_SEPARATORS = '.\u3002\uff0e\uff61'                  # RFC 3490's label separators
+
+def split_root_separator(s: str) -> tuple[str, bool]:
+    "Step 10 (CHROME, IE): `s` without a final label separator, and whether it had one."
+    return (s[:-1], True) if s and s[-1] in _SEPARATORS else (s, False)
+
+# %% ../nbs/05_host.ipynb 30
+def has_null_or_space(s: str | None) -> bool:
+    "Step 13 (GECKO): whether `s` holds a NUL or a space."
+    return s is not None and ('\x00' in s or ' ' in s)
+
+# %% ../nbs/05_host.ipynb 33
+@lru_cache(maxsize=None)
+def _encode_table(chars: str, lowercase: bool = False) -> dict[int, str]:
+    return {ord(c): f'%{ord(c):02x}' if lowercase else f'%{ord(c):02X}' for c in chars}
+
+def percent_encode_chars(s: str, chars: str, lowercase: bool = False) -> str:
+    "Steps 14 and 30: the ASCII characters `chars` of `s` percent-encoded (hex in `lowercase`?)."
+    return s.translate(_encode_table(chars, lowercase)) if chars else s
+
+# %% ../nbs/05_host.ipynb 36
 _LABEL_SEPARATORS = str.maketrans('\u3002\uff0e\uff61', '...')
 
 def replace_label_separators(s: str) -> str:
     "Step 15: every RFC 3490 label separator of `s` becomes `.`."
     return s.translate(_LABEL_SEPARATORS)
 
-# %% ../nbs/05_host.ipynb 24
+# %% ../nbs/05_host.ipynb 39
 def split_root_dot(s: str) -> tuple[str, bool]:
-    "Step 16: `s` without one final `.`, and whether there was one (/has-root-dot/)."
+    "Step 16 (THIS): `s` without one final `.`, and whether there was one."
     return (s[:-1], True) if s.endswith('.') else (s, False)
 
-# %% ../nbs/05_host.ipynb 27
-def label_to_ascii(label: str, profile: HostProfile = THIS) -> str | None:
-    "Step 20.2.1: one label, checked and (when not ASCII) Punycode-encoded; `None` for *fail*."
-    if not bidi_step(label): return None                                  # 20.2.1.1 (bidi only)
-    if not label.isascii():                                                # 20.2.1.2
-        if profile.reject_xn_non_ascii and label.startswith('xn--'): return None   # 20.2.1.2.1.1
-        if len(label) > 59: return None                                    # (too long in any case)
-        try: label = 'xn--' + label.encode('punycode').decode('ascii')     # 20.2.1.2.1.2-3
-        except UnicodeError: return None
-    elif profile.reject_empty_label and not label: return None             # 20.2.1.3.2
-    return label if len(label) <= 63 else None                            # 20.2.1.2.1.4, 20.2.1.3.3
+# %% ../nbs/05_host.ipynb 42
+def has_xn_label(labels: list[str]) -> bool:
+    "Step 18 (IE): whether one of `labels` starts with `xn--`."
+    return any(label.startswith('xn--') for label in labels)
 
-def labels_to_ascii(labels: list[str], profile: HostProfile = THIS) -> list[str] | None:
-    "Step 20.2: every label through `label_to_ascii`; `None` when one of them fails."
-    out = [label_to_ascii(label, profile) for label in labels]
+# %% ../nbs/05_host.ipynb 45
+@lru_cache(maxsize=None)
+def gecko_idn_lists() -> tuple[frozenset, frozenset]:
+    "Step 20.1 (GECKO): the IDN whitelist of TLDs and the blacklist of characters (package data)."
+    data = json.loads(resources.files('weburl_nb').joinpath('gecko_idn.json').read_text('utf-8'))
+    return frozenset(data['whitelist_tlds']), frozenset(data['blacklist_chars'])
+
+def gecko_idn_enabled(labels: list[str], s: str) -> bool:
+    "Step 20.1 (GECKO): whether the TLD allows IDNs and `s` has no blacklisted character."
+    whitelist, blacklist = gecko_idn_lists()
+    tld = next((label for label in reversed(labels) if label), '')             # 20.1.1
+    if not tld.isascii():                                                      # 20.1.2
+        tld = punycode_label(tld) or ''
+    return tld in whitelist and not any(c in blacklist for c in s)             # 20.1.3-4
+
+# %% ../nbs/05_host.ipynb 48
+def punycode_label(label: str) -> str | None:
+    "Steps 20.2.1.2.1.2-4: `xn--` and the Punycode of `label`; `None` if that fails or is too long."
+    if len(label) > 59:
+        return None                             # over 63 characters in any case (see above)
+    try:
+        label = 'xn--' + label.encode('punycode').decode('ascii')
+    except UnicodeError:
+        return None
+    return label if len(label) <= 63 else None
+
+def label_to_ascii(label: str, profile: HostProfile = THIS, idn_enabled: bool = False) -> str | None:
+    "Step 20.2.1: one label, checked and (when not ASCII) Punycode-encoded; `None` for *fail*."
+    # 20.2.1.1: Nameprep with bidi (only the bidi check is left after step 11).
+    if profile.nameprep_whole_host:
+        if not bidi_step(label, profile.nameprep.bidi_unicode):
+            return None
+    else:
+        label = nameprep(label, True, profile.nameprep)
+        if label is None:
+            return None
+    # 20.2.1.2: a non-ASCII label.
+    if not label.isascii():
+        if idn_enabled:
+            return label
+        if profile.reject_xn_non_ascii and label.startswith('xn--'):
+            return None                         # 20.2.1.2.1.1
+        return punycode_label(label)            # 20.2.1.2.1.2-4
+    # 20.2.1.3: an ASCII label.
+    if profile.ascii_label_cut:
+        label = label[:profile.ascii_label_cut]
+    if profile.reject_empty_label and not label:
+        return None
+    return label if len(label) <= 63 else None
+
+# %% ../nbs/05_host.ipynb 52
+_STD3_BAD = re.compile('[\\x00-\\x2c./:-@\\[-`{-\\x7f]|^-|-$')   # not letter, digit, `-`; `-` at an end
+
+def to_ascii(label: str, profile: NameprepProfile = NAMEPREP_IE) -> str | None:
+    "RFC 3490 ToASCII of `label`, UseSTD3ASCIIRules set, AllowUnassigned not; `None` on failure."
+    if not label.isascii():
+        if has_unassigned(label):
+            return None                         # AllowUnassigned not set
+        label = nameprep(label, True, profile)
+        if label is None:
+            return None
+    if _STD3_BAD.search(label):
+        return None                             # UseSTD3ASCIIRules
+    if not label.isascii():
+        if label[:4].lower() == 'xn--':
+            return None
+        return punycode_label(label)
+    return label if 1 <= len(label) <= 63 else None
+
+def ie_round_trip(label: str, profile: NameprepProfile = NAMEPREP_IE) -> str | None:
+    "Step 20.2.2 (IE): `label` decoded from Punycode, if ToASCII gives its `xn--` form back; or `None`."
+    if not label.isascii():                                    # 20.2.2.1
+        label = punycode_label(label)
+        if label is None:
+            return None
+    p_label = label                                            # 20.2.2.2
+    if len(p_label) > 63:
+        return None                             # a_label is at most 63 long (see above)
+    if label.startswith('xn--'):                               # 20.2.2.3
+        try:
+            label = label[4:].encode('ascii').decode('punycode')
+        except UnicodeError:
+            return None
+    if to_ascii(label, profile) != p_label:                    # 20.2.2.4-5
+        return None
+    return None if '\u3002' in label else label                # 20.2.2.6
+
+# %% ../nbs/05_host.ipynb 55
+def labels_to_ascii(labels: list[str], profile: HostProfile = THIS,
+                    idn_enabled: bool = False) -> list[str] | None:
+    "Step 20.2: every label through step 20.2.1 or (IE) 20.2.2; `None` when one of them fails."
+    if profile.ie_round_trip:
+        out = [ie_round_trip(label, profile.nameprep) for label in labels]
+    else:
+        out = [label_to_ascii(label, profile, idn_enabled) for label in labels]
     return None if None in out else out
 
-# %% ../nbs/05_host.ipynb 31
+# %% ../nbs/05_host.ipynb 58
+def percent_decode_latin1(s: str) -> str:
+    "Step 23 (CHROME): each `%XX` of `s` becomes the character U+00XX."
+    return _TRIPLET.sub(lambda m: chr(int(m.group(1), 16)), s) if '%' in s else s
+
+# %% ../nbs/05_host.ipynb 61
 def is_bracketed(s: str) -> bool:
     "Whether `s` starts with `[` and ends with `]` (the condition of step 25)."
     return len(s) >= 2 and s[0] == '[' and s[-1] == ']'
@@ -117,7 +296,7 @@ def bracketed_ipv6(s: str) -> str | None:
     addr = canonicalize_ipv6(s[1:-1])
     return None if addr is None else f'[{addr}]'
 
-# %% ../nbs/05_host.ipynb 34
+# %% ../nbs/05_host.ipynb 64
 def is_file_scheme(scheme: str | None) -> bool:
     "Whether `scheme` is `file`, ASCII case-insensitively."
     return scheme is not None and len(scheme) == 4 and scheme.isascii() and scheme.lower() == 'file'
@@ -126,51 +305,116 @@ def has_forbidden(s: str, profile: HostProfile = THIS) -> bool:
     "Step 28: whether `s` has a character that makes the host fail."
     return any(c in s for c in profile.forbidden)
 
-# %% ../nbs/05_host.ipynb 37
-def _encode_table(chars: str) -> dict[int, str]:
-    return {ord(c): f'%{ord(c):02X}' for c in chars}
+_BAD_PERCENT = re.compile('%00|%(?![0-9A-Fa-f]{2})')
 
-_ENCODE_TABLES: dict[tuple[HostProfile, bool], dict[int, str]] = {}
+def has_bad_percent(s: str) -> bool:
+    "Step 29 (IE): whether `s` has `%00`, or a `%` not followed by two hexadecimal digits."
+    return '%' in s and _BAD_PERCENT.search(s) is not None
 
+# %% ../nbs/05_host.ipynb 67
 def percent_encode_host(s: str, scheme: str | None = None, profile: HostProfile = THIS) -> str:
     "Step 30: `s` with the profile's characters percent-encoded (`@` too unless the scheme is `file`)."
-    is_file = is_file_scheme(scheme)
-    table = _ENCODE_TABLES.get((profile, is_file))
-    if table is None:
-        chars = profile.encode + ('' if is_file else profile.encode_unless_file)
-        table = _ENCODE_TABLES[profile, is_file] = _encode_table(chars)
-    return s.translate(table)
+    chars = profile.encode if is_file_scheme(scheme) else profile.encode + profile.encode_unless_file
+    return percent_encode_chars(s, chars, profile.hex_lowercase)
 
-# %% ../nbs/05_host.ipynb 40
-def canonicalize_host_steps(s: str, scheme: str | None = None, profile: HostProfile = THIS) -> str | None:
+# %% ../nbs/05_host.ipynb 70
+def steps_profile(s: str, scheme: str | None, profile: HostProfile) -> HostProfile:
+    "The profile whose steps canonicalize `s`: THIS for bracketed and `file:` hosts (see the note)."
+    if profile is THIS or is_file_scheme(scheme) or s[:1] == '[' or s[:3] in ('%5B', '%5b'):
+        return THIS
+    return profile
+
+# %% ../nbs/05_host.ipynb 73
+def canonicalize_host_steps(s: str, scheme: str | None = None,
+                            profile: HostProfile = THIS) -> str | None:
     "CanonicalizeHost, step by step, with `profile`'s choices; `None` for *fail*."
-    s = remove_tab_lf_cr(s)                                            # steps 1-2
-    fallback = None                                                    # step 3
-    if profile.reject_encoded_bracket and starts_with_encoded_bracket(s): return fallback   # step 5
-    if profile.decode_utf8: s = percent_decode_utf8(s)                 # step 6
-    has_root_dot = False                                               # step 8
-    need_punycode = not s.isascii()                                    # step 9
-    if profile.nameprep_whole_host:                                    # step 11
-        s = nameprep(s)
-        if s is None: return fallback
-    s = replace_label_separators(s)                                    # step 15
-    if profile.root_dot_after_mapping: s, has_root_dot = split_root_dot(s)   # step 16
-    labels = s.split('.')                                              # step 17
-    if need_punycode:                                                  # steps 19-20
-        labels = labels_to_ascii(labels, profile)
-        if labels is None: return fallback
-    s = '.'.join(labels)                                               # step 21
-    if has_root_dot: s += '.'                                          # step 22
-    if is_bracketed(s):                                                # step 25
+    # Departure: bracketed and `file:` hosts take THIS's steps (see the note).
+    profile = steps_profile(s, scheme, profile)
+    # Steps 1-2: TAB, LF and CR go.
+    s = remove_tab_lf_cr(s)
+    # Steps 3-4: what giving up returns (GECKO: s, lowercased).
+    fallback = ascii_lowercase(s) if profile.fallback_lowercase else None
+    # Step 5 (THIS): an encoded `[` gives up.
+    if profile.reject_encoded_bracket and starts_with_encoded_bracket(s):
+        return fallback
+    # Step 6 (THIS, CHROME): percent-decode as UTF-8.
+    if profile.decode_utf8:
+        s = percent_decode_utf8(s)
+    # Step 7 (IE): decode the escapes of some ASCII characters.
+    if profile.decode_ascii:
+        s = percent_decode_ascii(s, profile.decode_ascii)
+    # Steps 8-9.
+    has_root_dot = False
+    need_punycode = not s.isascii()
+    # Step 10 (CHROME, IE): a final label separator is the root dot.
+    if profile.root_dot_first:
+        s, has_root_dot = split_root_separator(s)
+    # Step 11 (THIS, GECKO, IE): Nameprep without bidi.
+    if profile.nameprep_whole_host:
+        s = nameprep(s, False, profile.nameprep)
+        if s is None:
+            return fallback
+    # Step 12 (CHROME): a `%` gives up.
+    if profile.reject_percent and '%' in s:
+        return fallback
+    # Step 13 (GECKO): a NUL or a space, judged on the fallback.
+    if profile.null_space_rule and has_null_or_space(s):
+        if has_null_or_space(fallback):
+            return None
+        if not prohibit_step(fallback):
+            return fallback
+    # Step 14 (CHROME): percent-encode some characters.
+    s = percent_encode_chars(s, profile.encode_early)
+    # Step 15: label separators become `.`.
+    s = replace_label_separators(s)
+    # Step 16 (THIS): a final `.` is the root dot.
+    if profile.root_dot_after_mapping:
+        s, has_root_dot = split_root_dot(s)
+    # Step 17: the labels.
+    labels = s.split('.')
+    # Step 18 (IE): an `xn--` label needs step 20 too.
+    if profile.xn_needs_punycode and has_xn_label(labels):
+        need_punycode = True
+    # Step 19.
+    idn_enabled = False
+    # Step 20.1 (GECKO): IDN by TLD whitelist and character blacklist.
+    if need_punycode and profile.idn_whitelist:
+        idn_enabled = gecko_idn_enabled(labels, s)
+    # Step 20.2: each label to ASCII.
+    if need_punycode:
+        labels = labels_to_ascii(labels, profile, idn_enabled)
+        if labels is None:
+            return fallback
+    # Steps 21-22: join, and the root dot back.
+    s = '.'.join(labels) + ('.' if has_root_dot else '')
+    # Step 23 (CHROME): escapes back to characters.
+    if profile.decode_escapes:
+        s = percent_decode_latin1(s)
+    # Step 24 (CHROME): ASCII lowercase.
+    if profile.lowercase_result:
+        s = ascii_lowercase(s)
+    # Step 25: an IPv6 literal in brackets.
+    if is_bracketed(s):
         ipv6 = bracketed_ipv6(s)
-        if ipv6 is not None: return ipv6
-    elif profile.reject_colon and ':' in s and not is_file_scheme(scheme): return fallback   # step 26
-    ipv4 = canonicalize_ipv4(s)                                        # step 27
-    if ipv4 is not None: return ipv4
-    if has_forbidden(s, profile): return fallback                      # step 28
-    return percent_encode_host(s, scheme, profile)                     # steps 30-31
+        if ipv6 is not None:
+            return ipv6
+    # Step 26 (THIS): otherwise a `:` gives up, unless the scheme is `file`.
+    elif profile.reject_colon and ':' in s and not is_file_scheme(scheme):
+        return fallback
+    # Step 27: an IPv4 address.
+    ipv4 = canonicalize_ipv4(s)
+    if ipv4 is not None:
+        return ipv4
+    # Step 28: a forbidden character gives up.
+    if has_forbidden(s, profile):
+        return fallback
+    # Step 29 (IE): `%00` or a stray `%` gives up.
+    if profile.reject_bad_percent and has_bad_percent(s):
+        return fallback
+    # Steps 30-31: percent-encode, and the result.
+    return percent_encode_host(s, scheme, profile)
 
-# %% ../nbs/05_host.ipynb 42
+# %% ../nbs/05_host.ipynb 75
 _CANONICAL_NAME = re.compile(r'(?:[a-z0-9_~-]+\.)*(?![0-9]+\.?\Z|0x)[a-z0-9_~-]+\.?')
 
 def canonicalize_host(s: str, scheme: str | None = None, profile: HostProfile = THIS) -> str | None:

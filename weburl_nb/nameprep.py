@@ -5,22 +5,34 @@
 # %% ../nbs/04_nameprep.ipynb 3
 from __future__ import annotations
 
+import re
 import stringprep
 import unicodedata
+from dataclasses import dataclass
 from functools import lru_cache
 
 # %% auto 0
-__all__ = ['b1_b2_map', 'map_step', 'has_unassigned', 'nfkc', 'is_prohibited', 'prohibit_step', 'bidi_class', 'bidi_step',
-           'nameprep']
+__all__ = ['NAMEPREP_THIS', 'NAMEPREP_CHROME', 'NAMEPREP_GECKO', 'NAMEPREP_IE', 'has_tone_mark', 'b1_b2_map', 'map_step',
+           'swap_corrigendum5', 'has_unassigned', 'decompose', 'canonical_order', 'nfkc', 'is_prohibited',
+           'prohibit_step', 'bidi_class', 'is_rtl', 'is_ltr', 'bidi_step', 'NameprepProfile', 'nameprep']
 
 # %% ../nbs/04_nameprep.ipynb 7
+def has_tone_mark(s: str) -> bool:
+    "Step 2 (GECKO): whether `s` has U+0340 or U+0341, the combining tone marks."
+    return '\u0340' in s or '\u0341' in s
+
+# %% ../nbs/04_nameprep.ipynb 10
 _CACHED_CODE_POINTS = 1 << 16         # bound of each per-character cache below
 
-class _MapTable(dict):
-    "A `str.translate` table for the Map step, filled one code point at a time as they are met."
+class _LearningTable(dict):
+    "A `str.translate` table filled one code point at a time, as they are met, by `fn`."
+    def __init__(self, fn):
+        self.fn = fn
+
     def __missing__(self, cp: int) -> str:
-        if len(self) >= _CACHED_CODE_POINTS: self.clear()     # hostile input cannot grow it without end
-        self[cp] = out = b1_b2_map(chr(cp))
+        if len(self) >= _CACHED_CODE_POINTS:
+            self.clear()                        # hostile input cannot grow it without end
+        self[cp] = out = self.fn(chr(cp))
         return out
 
 def b1_b2_map(c: str) -> str:
@@ -30,23 +42,73 @@ def b1_b2_map(c: str) -> str:
     out = stringprep.map_table_b2(c)
     return c if any(map(stringprep.in_table_a1, out)) else out   # see the note below
 
-_MAP = _MapTable()
+_MAP = _LearningTable(b1_b2_map)
 
 def map_step(s: str) -> str:
     "Stringprep's Map step for Nameprep: drop table B.1 characters, case-fold the rest by table B.2."
     return s.translate(_MAP)
 
-# %% ../nbs/04_nameprep.ipynb 12
+# %% ../nbs/04_nameprep.ipynb 15
+# Starters of class 0 that compose with the character before them (Unicode 4.0 and earlier), and the
+# Hangul vowel and final jamo, which compose by the Hangul rule.
+_SECOND_STARTERS = ('\u09be\u09d7\u0b3e\u0b56\u0b57\u0bbe\u0bd7\u0cc2\u0cd5\u0cd6\u0d3e\u0d57'
+                    '\u0dcf\u0ddf\u102e\u1161-\u1175\u11a8-\u11c2')
+_CORRIGENDUM5_CANDIDATE = re.compile(f'(?=(.)([^\\x00-\\x7f])([{_SECOND_STARTERS}]))', re.DOTALL)
+
+def swap_corrigendum5(s: str, version: str = '4.0') -> str:
+    "Step 4 (GECKO): `s` with the last two characters of each Corrigendum 5 sequence swapped."
+    ucd = unicodedata if version == 'latest' else unicodedata.ucd_3_2_0
+    out = list(s)
+    for m in _CORRIGENDUM5_CANDIDATE.finditer(s):
+        first, mark, second = m.groups()
+        if ucd.combining(mark) and len(ucd.normalize('NFC', first + second)) == 1:
+            i = m.start() + 1
+            out[i], out[i + 1] = out[i + 1], out[i]
+    return ''.join(out)
+
+# %% ../nbs/04_nameprep.ipynb 18
 def has_unassigned(s: str) -> bool:
     "Whether `s` has a code point unassigned in Unicode 3.2 (RFC 3454 table A.1)."
     return not s.isascii() and any(map(stringprep.in_table_a1, s))
 
-# %% ../nbs/04_nameprep.ipynb 15
-def nfkc(s: str) -> str:
-    "NFKC with the latest Unicode this Python knows (the THIS choice of step 7)."
-    return unicodedata.normalize('NFKC', s)
+# %% ../nbs/04_nameprep.ipynb 21
+_UCD = {'latest': unicodedata, '4.0': unicodedata.ucd_3_2_0, '3.2': unicodedata.ucd_3_2_0}
+# Corrigendum #4 (in Unicode 4.0): five CJK compatibility ideographs map to other ideographs.
+_CORRIGENDUM4 = {cp: unicodedata.normalize('NFD', chr(cp))
+                 for cp in (0x2F868, 0x2F874, 0x2F91F, 0x2F95F, 0x2F9BF)}
+_LONG = 256                 # from this length on, marks are put in order first (see above)
+_DECOMPOSED = {ucd: _LearningTable(lambda c, ucd=ucd: ucd.normalize('NFKD', c))
+               for ucd in set(_UCD.values())}
+_CLASS = {ucd: _LearningTable(lambda c, ucd=ucd: chr(ucd.combining(c))) for ucd in set(_UCD.values())}
+_NON_STARTERS = re.compile('[^\\x00]{2,}')   # in the string of classes: runs of two or more marks
 
-# %% ../nbs/04_nameprep.ipynb 18
+def decompose(s: str, ucd=unicodedata) -> str:
+    "Each character of `s` replaced by its full compatibility decomposition in `ucd`."
+    return s.translate(_DECOMPOSED[ucd])
+
+def canonical_order(s: str, ucd=unicodedata) -> str:
+    "`s` with each run of non-starters stably sorted by combining class (in `ucd`)."
+    classes = s.translate(_CLASS[ucd])              # one character per character: its class
+    pieces, last = [], 0
+    for m in _NON_STARTERS.finditer(classes):
+        start, end = m.span()
+        pieces += s[last:start], ''.join(sorted(s[start:end], key=ucd.combining))
+        last = end
+    pieces.append(s[last:])
+    return ''.join(pieces)
+
+def nfkc(s: str, version: str = 'latest') -> str:
+    "Step 7: NFKC of `s` in Unicode `version`: `'latest'` (THIS), `'4.0'` (GECKO), `'3.2'`."
+    if s.isascii():
+        return s
+    if version == '4.0':
+        s = s.translate(_CORRIGENDUM4)
+    ucd = _UCD[version]
+    if len(s) >= _LONG:
+        s = canonical_order(decompose(s, ucd), ucd)
+    return ucd.normalize('NFKC', s)
+
+# %% ../nbs/04_nameprep.ipynb 25
 _PROHIBITED_TABLES = (stringprep.in_table_c12, stringprep.in_table_c22, stringprep.in_table_c3,
                       stringprep.in_table_c4, stringprep.in_table_c5, stringprep.in_table_c6,
                       stringprep.in_table_c7, stringprep.in_table_c8, stringprep.in_table_c9)
@@ -60,7 +122,7 @@ def prohibit_step(s: str) -> bool:
     "Whether `s` passes Nameprep's Prohibit step (no prohibited character)."
     return s.isascii() or not any(map(is_prohibited, s))
 
-# %% ../nbs/04_nameprep.ipynb 21
+# %% ../nbs/04_nameprep.ipynb 28
 # Default bidi class of unassigned code points (Unicode's DerivedBidiClass.txt), where it is not L.
 # R and AL are merged into R: the check only asks whether a character is one of them.
 _DEFAULT_BIDI = ((0x0590, 0x08FF, 'R'), (0xFB1D, 0xFDCF, 'R'), (0xFDF0, 0xFDFF, 'R'), (0xFE70, 0xFEFF, 'R'),
@@ -76,22 +138,73 @@ def bidi_class(c: str) -> str:
     if cp & 0xFFFE == 0xFFFE: return 'BN'                  # the non-characters U+xxFFFE and U+xxFFFF
     return next((cls for lo, hi, cls in _DEFAULT_BIDI if lo <= cp <= hi), 'L')
 
-def bidi_step(s: str) -> bool:
-    "Whether `s` passes Stringprep's Check bidi step (RFC 3454 section 6) with today's bidi classes."
-    if s.isascii(): return True                                   # ASCII has no R or AL character
-    classes = [bidi_class(c) for c in s]
-    rtl = [cls in ('R', 'AL') for cls in classes]
-    if not any(rtl): return True
-    return 'L' not in classes and rtl[0] and rtl[-1]
+def is_rtl(c: str) -> bool:
+    "Whether `c` is right-to-left (class R or AL) in the latest Unicode."
+    return bidi_class(c) in ('R', 'AL')
 
-# %% ../nbs/04_nameprep.ipynb 24
-def nameprep(s: str, check_bidi: bool = False) -> str | None:
-    "The spec's Nameprep (THIS steps) of `s`: the prepared string, or `None` for *fail*."
-    if s.isascii(): return s.lower()                        # the ASCII shortcut (see above)
-    s = map_step(s)                                         # step 3
-    unassigned = has_unassigned(s)                          # steps 5-6
-    s = nfkc(s)                                             # step 7
-    if unassigned: s = nfkc(map_step(s))                    # steps 8-9
-    if not prohibit_step(s): return None                    # step 10
-    if check_bidi and not bidi_step(s): return None         # step 11
-    return s                                                # step 12
+def is_ltr(c: str) -> bool:
+    "Whether `c` is left-to-right (class L) in the latest Unicode."
+    return bidi_class(c) == 'L'
+
+_BIDI = {'latest': (is_rtl, is_ltr), '3.2': (stringprep.in_table_d1, stringprep.in_table_d2)}
+
+def bidi_step(s: str, version: str = 'latest') -> bool:
+    "Step 11: whether `s` passes Stringprep's Check bidi (RFC 3454 section 6) in `version`."
+    if s.isascii():
+        return True                             # ASCII has no R or AL character
+    in_rtl, in_ltr = _BIDI[version]
+    rtl = list(map(in_rtl, s))
+    if not any(rtl):
+        return True
+    return rtl[0] and rtl[-1] and not any(map(in_ltr, s))
+
+# %% ../nbs/04_nameprep.ipynb 31
+@dataclass(frozen=True)
+class NameprepProfile:
+    "The choices one behaviour makes in the marked steps of Nameprep."
+    name: str
+    reject_tone_marks: bool     # step 2 (GECKO): U+0340 or U+0341 fails
+    swap_corrigendum5: bool     # step 4 (GECKO): Corrigendum 5 sequences swapped
+    remap_unassigned: bool      # steps 6, 8-9 (THIS, GECKO): Map and NFKC again after new characters
+    unicode: str                # step 7: the NFKC's Unicode, 'latest', '4.0' or '3.2'
+    bidi_unicode: str           # step 11: the bidi classes' Unicode, 'latest' or '3.2'
+
+NAMEPREP_THIS = NameprepProfile('THIS', reject_tone_marks=False, swap_corrigendum5=False,
+                                remap_unassigned=True, unicode='latest', bidi_unicode='latest')
+NAMEPREP_CHROME = NameprepProfile('CHROME', reject_tone_marks=False, swap_corrigendum5=False,
+                                  remap_unassigned=False, unicode='3.2', bidi_unicode='latest')
+NAMEPREP_GECKO = NameprepProfile('GECKO', reject_tone_marks=True, swap_corrigendum5=True,
+                                 remap_unassigned=True, unicode='4.0', bidi_unicode='3.2')
+NAMEPREP_IE = NameprepProfile('IE', reject_tone_marks=False, swap_corrigendum5=False,
+                              remap_unassigned=False, unicode='3.2', bidi_unicode='3.2')
+
+# %% ../nbs/04_nameprep.ipynb 33
+def nameprep(s: str, check_bidi: bool = False,
+             profile: NameprepProfile = NAMEPREP_THIS) -> str | None:
+    "The spec's Nameprep of `s` as `profile` does it: the prepared string, or `None` for *fail*."
+    # The ASCII shortcut (see above).
+    if s.isascii():
+        return s.lower()
+    # Step 2 (GECKO): a tone mark fails.
+    if profile.reject_tone_marks and has_tone_mark(s):
+        return None
+    # Step 3: Map.
+    s = map_step(s)
+    # Step 4 (GECKO): Corrigendum 5 sequences swapped.
+    if profile.swap_corrigendum5:
+        s = swap_corrigendum5(s, profile.unicode)
+    # Steps 5-6 (THIS, GECKO): has-unassigned.
+    unassigned = profile.remap_unassigned and has_unassigned(s)
+    # Step 7: NFKC.
+    s = nfkc(s, profile.unicode)
+    # Steps 8-9 (THIS, GECKO): Map and NFKC again.
+    if unassigned:
+        s = nfkc(map_step(s), profile.unicode)
+    # Step 10: Prohibit.
+    if not prohibit_step(s):
+        return None
+    # Step 11: Check bidi, when asked.
+    if check_bidi and not bidi_step(s, profile.bidi_unicode):
+        return None
+    # Step 12.
+    return s
