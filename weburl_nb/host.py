@@ -198,7 +198,7 @@ def gecko_idn_enabled(labels: list[str], s: str) -> bool:
         tld = punycode_label(tld) or ''
     return tld in whitelist and not any(c in blacklist for c in s)             # 20.1.3-4
 
-# %% ../nbs/05_host.ipynb 48
+# %% ../nbs/05_host.ipynb 47
 def punycode_label(label: str) -> str | None:
     "Steps 20.2.1.2.1.2-4: `xn--` and the Punycode of `label`; `None` if that fails or is too long."
     if len(label) > 59:
@@ -233,7 +233,7 @@ def label_to_ascii(label: str, profile: HostProfile = THIS, idn_enabled: bool = 
         return None
     return label if len(label) <= 63 else None
 
-# %% ../nbs/05_host.ipynb 52
+# %% ../nbs/05_host.ipynb 53
 _STD3_BAD = re.compile('[\\x00-\\x2c./:-@\\[-`{-\\x7f]|^-|-$')   # not letter, digit, `-`; `-` at an end
 
 def to_ascii(label: str, profile: NameprepProfile = NAMEPREP_IE) -> str | None:
@@ -270,7 +270,7 @@ def ie_round_trip(label: str, profile: NameprepProfile = NAMEPREP_IE) -> str | N
         return None
     return None if '\u3002' in label else label                # 20.2.2.6
 
-# %% ../nbs/05_host.ipynb 55
+# %% ../nbs/05_host.ipynb 56
 def labels_to_ascii(labels: list[str], profile: HostProfile = THIS,
                     idn_enabled: bool = False) -> list[str] | None:
     "Step 20.2: every label through step 20.2.1 or (IE) 20.2.2; `None` when one of them fails."
@@ -280,12 +280,12 @@ def labels_to_ascii(labels: list[str], profile: HostProfile = THIS,
         out = [label_to_ascii(label, profile, idn_enabled) for label in labels]
     return None if None in out else out
 
-# %% ../nbs/05_host.ipynb 58
+# %% ../nbs/05_host.ipynb 59
 def percent_decode_latin1(s: str) -> str:
     "Step 23 (CHROME): each `%XX` of `s` becomes the character U+00XX."
     return _TRIPLET.sub(lambda m: chr(int(m.group(1), 16)), s) if '%' in s else s
 
-# %% ../nbs/05_host.ipynb 61
+# %% ../nbs/05_host.ipynb 62
 def is_bracketed(s: str) -> bool:
     "Whether `s` starts with `[` and ends with `]` (the condition of step 25)."
     return len(s) >= 2 and s[0] == '[' and s[-1] == ']'
@@ -296,7 +296,7 @@ def bracketed_ipv6(s: str) -> str | None:
     addr = canonicalize_ipv6(s[1:-1])
     return None if addr is None else f'[{addr}]'
 
-# %% ../nbs/05_host.ipynb 64
+# %% ../nbs/05_host.ipynb 65
 def is_file_scheme(scheme: str | None) -> bool:
     "Whether `scheme` is `file`, ASCII case-insensitively."
     return scheme is not None and len(scheme) == 4 and scheme.isascii() and scheme.lower() == 'file'
@@ -311,20 +311,20 @@ def has_bad_percent(s: str) -> bool:
     "Step 29 (IE): whether `s` has `%00`, or a `%` not followed by two hexadecimal digits."
     return '%' in s and _BAD_PERCENT.search(s) is not None
 
-# %% ../nbs/05_host.ipynb 67
+# %% ../nbs/05_host.ipynb 68
 def percent_encode_host(s: str, scheme: str | None = None, profile: HostProfile = THIS) -> str:
     "Step 30: `s` with the profile's characters percent-encoded (`@` too unless the scheme is `file`)."
     chars = profile.encode if is_file_scheme(scheme) else profile.encode + profile.encode_unless_file
     return percent_encode_chars(s, chars, profile.hex_lowercase)
 
-# %% ../nbs/05_host.ipynb 70
+# %% ../nbs/05_host.ipynb 71
 def steps_profile(s: str, scheme: str | None, profile: HostProfile) -> HostProfile:
     "The profile whose steps canonicalize `s`: THIS for bracketed and `file:` hosts (see the note)."
     if profile is THIS or is_file_scheme(scheme) or s[:1] == '[' or s[:3] in ('%5B', '%5b'):
         return THIS
     return profile
 
-# %% ../nbs/05_host.ipynb 73
+# %% ../nbs/05_host.ipynb 74
 def canonicalize_host_steps(s: str, scheme: str | None = None,
                             profile: HostProfile = THIS) -> str | None:
     "CanonicalizeHost, step by step, with `profile`'s choices; `None` for *fail*."
@@ -414,7 +414,7 @@ def canonicalize_host_steps(s: str, scheme: str | None = None,
     # Steps 30-31: percent-encode, and the result.
     return percent_encode_host(s, scheme, profile)
 
-# %% ../nbs/05_host.ipynb 75
+# %% ../nbs/05_host.ipynb 76
 _CANONICAL_NAME = re.compile(r'(?:[a-z0-9_~-]+\.)*(?![0-9]+\.?\Z|0x)[a-z0-9_~-]+\.?')
 
 def canonicalize_host(s: str, scheme: str | None = None, profile: HostProfile = THIS) -> str | None:
