@@ -38,7 +38,7 @@ setuptools.setup(
     url=cfg['git_url'],
     packages=setuptools.find_packages(include=[cfg['lib_name'], cfg['lib_name'] + '.*']),
     include_package_data=True,
-    package_data={cfg['lib_name']: ['py.typed', 'gecko_idn.json']},
+    package_data={cfg['lib_name']: ['py.typed', 'gecko_idn.json', 'data/*.zip', 'data/*.md']},
     install_requires=requirements,
     extras_require={'dev': dev_requirements, 'bench': bench_requirements,
                     'whatwg': whatwg_requirements},

@@ -5,13 +5,11 @@
 # %% ../nbs/06_canonicalization.ipynb 2
 from __future__ import annotations
 
-import codecs
 import re
 import string
 from functools import lru_cache
 
-import webencodings
-
+from .encoding import encoder, encoder_for
 from .charclasses import NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, UNRESERVED, preprocess
 from .host import THIS, canonicalize_host, profile_for
 from .parsing import ParsedURL, parse_url
@@ -19,38 +17,13 @@ from .resolution import DRIVE_SPEC_RE, merge_path, remove_dot_segments, resolve_
 from .serialization import serialize_parsed_url
 
 # %% auto 0
-__all__ = ['UTF8', 'USERINFO_OCTETS', 'PATH_OCTETS', 'QUERY_OCTETS', 'OPAQUE_PATH_OCTETS', 'C1_OCTETS', 'FRAGMENT_OCTETS',
-           'DEFAULT_PORTS', 'INVALID', 'codec_for', 'EncodeSet', 'percent_encode', 'canonicalize_scheme',
-           'canonicalize_userinfo', 'canonicalize_file_hostpath', 'canonicalize_port', 'decode_unreserved',
-           'canonicalize_path', 'protect_double_slash', 'canonicalize_query', 'canonicalize_fragment',
-           'canonicalize_parsed_url', 'url_to_canon_url_steps', 'url_to_canon_url']
+__all__ = ['USERINFO_OCTETS', 'PATH_OCTETS', 'QUERY_OCTETS', 'OPAQUE_PATH_OCTETS', 'C1_OCTETS', 'FRAGMENT_OCTETS',
+           'DEFAULT_PORTS', 'INVALID', 'EncodeSet', 'percent_encode', 'canonicalize_scheme', 'canonicalize_userinfo',
+           'canonicalize_file_hostpath', 'canonicalize_port', 'decode_unreserved', 'canonicalize_path',
+           'protect_double_slash', 'canonicalize_query', 'canonicalize_fragment', 'canonicalize_parsed_url',
+           'url_to_canon_url_steps', 'url_to_canon_url']
 
-# %% ../nbs/06_canonicalization.ipynb 5
-_ASCII_PROBE = ''.join(map(chr, [0x09, 0x0A, 0x0C, 0x0D, 0x20, 0x21, 0x22, 0x26, 0x27, *range(0x2C, 0x40),
-                                 *range(0x41, 0x5B), *range(0x61, 0x7B)]))
-
-
-def _is_ascii_compatible(codec: codecs.CodecInfo) -> bool:
-    try:
-        return codec.encode(_ASCII_PROBE)[0] == _ASCII_PROBE.encode('ascii')
-    except UnicodeError:
-        return False
-
-
-UTF8 = codecs.lookup('utf-8')
-
-
-@lru_cache(maxsize=64)
-def codec_for(charset: str | None) -> codecs.CodecInfo:
-    "The codec for the WHATWG label `charset`: UTF-8 for `None`, unknown labels and ASCII-incompatible encodings."
-    if charset is None:
-        return UTF8
-    enc = webencodings.lookup(charset)
-    if enc is None:
-        return UTF8
-    return enc.codec_info if _is_ascii_compatible(enc.codec_info) else UTF8
-
-# %% ../nbs/06_canonicalization.ipynb 8
+# %% ../nbs/06_canonicalization.ipynb 7
 class EncodeSet:
     "A set of octets to percent-encode, with the lookup tables that make encoding fast."
 
@@ -59,6 +32,7 @@ class EncodeSet:
         self.table = {b: f'%{b:02X}' for b in self.octets}
         safe = ''.join(chr(b) for b in range(0x80) if b not in self.octets)
         self.all_safe = re.compile(f'[{re.escape(safe)}]*' if safe else '').fullmatch
+        self.leaves_ascii = self.octets >= {0x1B, *range(0x80, 0x100)}   # step 8 below
 
     @classmethod
     def all_except(cls, safe: str) -> 'EncodeSet':
@@ -69,18 +43,22 @@ class EncodeSet:
         return f'EncodeSet({len(self.octets)} octets)'
 
 
+_UTF8 = encoder('UTF-8')
+
+
 def percent_encode(s: str, encoding: str | None, octets: EncodeSet) -> str:
     "The steps to percent-encode a string: encode `s` in `encoding`, escape the `octets`, decode again."
     if octets.all_safe(s) is not None:
         return s
-    codec = codec_for(encoding)                                               # step 3
-    raw = codec.encode(s, 'replace')[0].decode('latin-1')                     # steps 5-6
-    escaped = raw.translate(octets.table)                                     # step 7
-    if escaped.isascii():
-        return escaped
-    return codec.decode(escaped.encode('latin-1'), 'replace')[0]              # step 8
+    encode = _UTF8 if encoding is None else encoder_for(encoding)             # step 3
+    escaped = encode(s).decode('latin-1').translate(octets.table)             # steps 5-7
+    if escaped.isascii() and (octets.leaves_ascii or encode is _UTF8):
+        return escaped                                                        # step 8: no change
+    if encode is not _UTF8:                                                   # departure: see the note
+        raise ValueError(f'percent_encode in {encoding!r} needs a set escaping bytes 0x80-0xFF and ESC')
+    return escaped.encode('latin-1').decode('utf-8', 'replace')               # step 8
 
-# %% ../nbs/06_canonicalization.ipynb 11
+# %% ../nbs/06_canonicalization.ipynb 10
 USERINFO_OCTETS = EncodeSet.all_except(UNRESERVED + "!$%&'()*+,")
 PATH_OCTETS = EncodeSet.all_except(UNRESERVED + "!#$%&'()*+,/:;=@[]")
 QUERY_OCTETS = EncodeSet.all_except(UNRESERVED + "!#$%&'()*+,/:;=@[]\\^`{|}?")
@@ -89,16 +67,16 @@ C1_OCTETS = EncodeSet(range(0x80, 0x100))
 FRAGMENT_OCTETS = EncodeSet([*range(0x20), 0x7F])
 _C1_RE = re.compile('[\x80-\x9f]')
 
-# %% ../nbs/06_canonicalization.ipynb 14
+# %% ../nbs/06_canonicalization.ipynb 13
 DEFAULT_PORTS = {'ftp': 21, 'gopher': 70, 'http': 80, 'https': 443, 'telnet': 23, 'tn3270': 23,
                  'rlogin': 513, 'ws': 80, 'wss': 443}
 
-# %% ../nbs/06_canonicalization.ipynb 16
+# %% ../nbs/06_canonicalization.ipynb 15
 def canonicalize_scheme(scheme: str | None) -> str | None:
     "C2: lowercase the ASCII letters of the scheme."
     return scheme.lower() if scheme is not None and scheme.isascii() else scheme
 
-# %% ../nbs/06_canonicalization.ipynb 18
+# %% ../nbs/06_canonicalization.ipynb 17
 def canonicalize_userinfo(user: str | None, password: str | None) -> tuple[str | None, str | None]:
     "C3: drop an empty password, then an empty lone user; percent-encode both."
     if user is None and password is None:
@@ -113,7 +91,7 @@ def canonicalize_userinfo(user: str | None, password: str | None) -> tuple[str |
         password = percent_encode(password, None, USERINFO_OCTETS)
     return user, password
 
-# %% ../nbs/06_canonicalization.ipynb 21
+# %% ../nbs/06_canonicalization.ipynb 20
 _SLASHES3_RE = re.compile(r'[/\\]{3,}([^/\\]*)')
 _PATH_DRIVE_RE = re.compile(r'[/\\]?' + DRIVE_SPEC_RE.pattern + r'(?:[/\\]|$)')
 
@@ -141,7 +119,7 @@ def canonicalize_file_hostpath(host: str | None, path: str | None) -> tuple[str,
                 host = ''
     return host, path
 
-# %% ../nbs/06_canonicalization.ipynb 24
+# %% ../nbs/06_canonicalization.ipynb 23
 _DIGITS_RE = re.compile('[0-9]+')
 
 
@@ -159,7 +137,7 @@ def canonicalize_port(port: str, scheme: str | None) -> str | None:
         return ''
     return str(p) if p <= 65535 else None
 
-# %% ../nbs/06_canonicalization.ipynb 27
+# %% ../nbs/06_canonicalization.ipynb 26
 _DECODE_BLOCK = 8192
 _UNRESERVED_HEX = {a + b: c for c in UNRESERVED for code in [f'{ord(c):02X}']     # '7E', '7e' -> '~'
                    for a in {code[0], code[0].lower()} for b in {code[1], code[1].lower()}}
@@ -230,7 +208,7 @@ def canonicalize_path(path: str | None, hierarchical: bool, scheme: str | None) 
         return percent_encode(decode_unreserved(path), None, PATH_OCTETS)
     return percent_encode(path, None, OPAQUE_PATH_OCTETS)
 
-# %% ../nbs/06_canonicalization.ipynb 31
+# %% ../nbs/06_canonicalization.ipynb 30
 def protect_double_slash(path: str | None, scheme: str | None, user, password, host, port) -> str | None:
     "C10: prefix `/.` to a path starting with `//` that would otherwise serialize as an authority."
     if (path is not None and path.startswith('//') and scheme not in NOT_HIERARCHICAL_SCHEMES
@@ -238,7 +216,7 @@ def protect_double_slash(path: str | None, scheme: str | None, user, password, h
         return '/.' + path
     return path
 
-# %% ../nbs/06_canonicalization.ipynb 34
+# %% ../nbs/06_canonicalization.ipynb 33
 def canonicalize_query(query: str | None, encoding: str | None, hierarchical: bool) -> str | None:
     "C11: percent-encode the query in the document's encoding (UTF-8 for URLs without hierarchy)."
     if query is None:
@@ -254,7 +232,7 @@ def canonicalize_fragment(fragment: str | None) -> str | None:
         fragment = _C1_RE.sub(lambda m: percent_encode(m.group(), None, C1_OCTETS), fragment)
     return percent_encode(fragment, None, FRAGMENT_OCTETS)
 
-# %% ../nbs/06_canonicalization.ipynb 37
+# %% ../nbs/06_canonicalization.ipynb 36
 INVALID = ParsedURL(invalid=True)
 _MAX_HOSTPATH_ROUNDS = 16
 
@@ -271,6 +249,8 @@ def canonicalize_parsed_url(u: ParsedURL, charset: str | None = None, browser: s
     if charset is not None and not isinstance(charset, str):
         raise TypeError(f'canonicalize_parsed_url() argument charset must be str or None, not {type(charset).__name__}')
     charset, profile = _plain(charset), profile_for(browser)
+    if charset is not None:
+        encoder_for(charset)                    # LookupError for a label that names no encoding
     if u.invalid:                                                                       # C1
         return u
     scheme = canonicalize_scheme(u.scheme)                                              # C2
@@ -298,7 +278,7 @@ def canonicalize_parsed_url(u: ParsedURL, charset: str | None = None, browser: s
     fragment = canonicalize_fragment(u.fragment)
     return ParsedURL(scheme, user, password, host, port, path, query, fragment, hierarchical=hierarchical)
 
-# %% ../nbs/06_canonicalization.ipynb 39
+# %% ../nbs/06_canonicalization.ipynb 38
 def _check_arguments(name: str, url, base, charset) -> tuple[str, str | None, str | None]:
     "The arguments of the function `name` as plain `str`s, or its `TypeError` for a wrong type."
     if not isinstance(url, str):
@@ -307,6 +287,8 @@ def _check_arguments(name: str, url, base, charset) -> tuple[str, str | None, st
         raise TypeError(f'{name}() argument base must be str or None, not {type(base).__name__}')
     if charset is not None and not isinstance(charset, str):
         raise TypeError(f'{name}() argument charset must be str or None, not {type(charset).__name__}')
+    if charset is not None:
+        encoder_for(charset)                    # LookupError for a label that names no encoding
     return _plain(url), _plain(base), _plain(charset)
 
 
@@ -319,7 +301,7 @@ def url_to_canon_url_steps(url: str, base: str | None = None, charset: str | Non
     url = resolve_url(url, parsed_base)
     return serialize_parsed_url(canonicalize_parsed_url(url, charset, browser))
 
-# %% ../nbs/06_canonicalization.ipynb 41
+# %% ../nbs/06_canonicalization.ipynb 40
 _FAST_URL_RE = re.compile(                                  # classes as printable-ASCII ranges (see above)
     r'([A-Za-z0-9+.\-]+)://'                                   # scheme
     r'([!"$-.0-9;->A-\[\]-~]+)'                                # host: no / \ ? # @ : (no user-info, no port)
@@ -360,7 +342,7 @@ def _fast_absolute(url: str, charset: str | None):
         out += '#' + canon_fragment
     return out
 
-# %% ../nbs/06_canonicalization.ipynb 43
+# %% ../nbs/06_canonicalization.ipynb 42
 _SCHEME_OR_AUTHORITY_RE = re.compile(r'[A-Za-z0-9+.\-]+:|[/\\]{2}')
 
 
@@ -445,7 +427,7 @@ def _fast_relative(url: str, info: tuple, charset: str | None):
         out += '#' + canonicalize_fragment(fragment)
     return out
 
-# %% ../nbs/06_canonicalization.ipynb 45
+# %% ../nbs/06_canonicalization.ipynb 44
 def url_to_canon_url(url: str, base: str | None = None, charset: str | None = None,
                      browser: str = 'this') -> str | None:
     "Resolve `url` against `base` (default: itself), canonicalize in `charset`, serialize; `None` if invalid."
