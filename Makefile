@@ -14,8 +14,9 @@ TEST_EXTRAS ?= dev
 TESTDATA ?= $(or $(WEBURL_TESTDATA),../shared/testdata/tests-web-url)
 export WEBURL_TESTDATA := $(TESTDATA)
 BENCHDATA ?= $(or $(WEBURL_BENCHDATA),../shared/bench)
+FUZZ_SECONDS ?= 600
 
-.PHONY: help install dev run export outputs readme test pytest nbtest check-sync conformance site site-test bench bench-record
+.PHONY: help install dev run fuzz fuzz-smoke export outputs readme test pytest nbtest check-sync conformance site site-test bench bench-record
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -49,12 +50,22 @@ outputs:  ## re-run the notebooks in place so their stored example outputs match
 readme:  ## regenerate README.md from nbs/index.ipynb
 	$(PY) tools/readme.py
 
-test: dev pytest nbtest check-sync  ## install the dev tools (into .venv), then everything: conformance + unit tests, notebook examples, generated files in sync
+test: dev pytest nbtest check-sync fuzz-smoke  ## install the dev tools (into .venv), then everything: conformance + unit tests, notebook examples, generated files in sync
 	@cat .pytest_cache/conformance.txt 2>/dev/null || true
 
 pytest:  ## the pytest suite (conformance cases, API and CLI tests)
 	@rm -f .pytest_cache/conformance.txt
 	$(PY) -m pytest -q tests --ignore=tests/site
+
+$(VENV)/.installed-fuzz: setup.py settings.ini | $(VENV)/bin/python
+	$(VENV)/bin/python -m pip install -q -e '.[fuzz]' || echo "atheris could not be installed: fuzzing falls back to plain mutation"
+	touch $@
+
+fuzz-smoke: $(VENV)/.installed-fuzz  ## 20 s of fuzzing (part of `make test`; atheris if installed, else plain mutation)
+	WEBURL_BENCHDATA=$(BENCHDATA) $(PY) tools/fuzz.py --smoke
+
+fuzz: $(VENV)/.installed-fuzz  ## coverage-guided fuzzing for FUZZ_SECONDS (default 600): no exception, fixed points, shortcut = steps
+	WEBURL_BENCHDATA=$(BENCHDATA) $(PY) tools/fuzz.py --seconds $(FUZZ_SECONDS)
 
 nbtest:  ## run every notebook's examples
 	$(call tool,nbdev_test) --n_workers 2

@@ -23,6 +23,7 @@ requirements = shlex.split(cfg.get('requirements', ''))
 dev_requirements = shlex.split(cfg.get('dev_requirements', ''))
 bench_requirements = shlex.split(cfg.get('bench_requirements', ''))
 whatwg_requirements = shlex.split(cfg.get('whatwg_requirements', ''))
+fuzz_requirements = shlex.split(cfg.get('fuzz_requirements', ''))
 min_python = cfg['min_python']
 lic = licenses.get(cfg['license'].lower(), (cfg['license'], None))
 
@@ -41,7 +42,7 @@ setuptools.setup(
     package_data={cfg['lib_name']: ['py.typed', 'gecko_idn.json', 'data/*.zip', 'data/*.md']},
     install_requires=requirements,
     extras_require={'dev': dev_requirements, 'bench': bench_requirements,
-                    'whatwg': whatwg_requirements},
+                    'whatwg': whatwg_requirements, 'fuzz': fuzz_requirements},
     python_requires='>=' + min_python,
     long_description=open('README.md', encoding='utf-8').read(),
     long_description_content_type='text/markdown',

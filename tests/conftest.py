@@ -68,3 +68,12 @@ def pytest_terminal_summary(terminalreporter):
     terminalreporter.write_line(text)
     REPORT.parent.mkdir(exist_ok=True)
     REPORT.write_text(text + "\n", encoding="utf-8")
+
+import os
+
+from hypothesis import settings
+
+# Property tests: a quick default (a few seconds in all), a long profile for deliberate runs.
+settings.register_profile("quick", max_examples=150, deadline=None)
+settings.register_profile("long", max_examples=20_000, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "quick"))

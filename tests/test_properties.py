@@ -1,0 +1,51 @@
+"""Property tests (Hypothesis): the promises of `invariants.check` (no exception, shortcut route =
+steps route, every answer a fixed point) for arbitrary strings, URL-shaped strings, relative links,
+bases and charsets. The default profile `quick` runs a few seconds; for a long run:
+
+    HYPOTHESIS_PROFILE=long python -m pytest -q tests/test_properties.py     # 20,000 examples each
+"""
+from hypothesis import given, strategies as st
+
+from invariants import CHARSETS, check
+from weburl_nb.canonicalization import url_to_canon_url, url_to_canon_url_steps
+
+# any code point, lone surrogates and noncharacters included
+any_text = st.text(st.characters(blacklist_categories=()), max_size=40)
+SCHEMES = ['http://', 'HTTPS://', 'ftp://', 'file:', 'file:///', 'file://', 'mailto:', 'javascript:', 'data:',
+           'about:', 'x:', 'c:', 'C|', '//', '\\\\', '', 'ws:', 'http:', 'gopher:/']
+ATOMS = ['a', 'B', '0', '9', '.', '..', '/', '\\', '?', '#', '@', ':', '[', ']', '%', '%2', '%2E', '%2e', '%2F',
+         '%5C', '%41', '%7', '%7e', '%25', '%00', '%3A', '%7C', 'localhost', 'xn--', '0x7f', '1.2.3.4', '::1',
+         'ü', '一', 'ß', '\u0301', '\u3002', '\uff0e', '\ufffd', '\ufdd0', '\x00', '\t', ' ', '\x0b', '\U0001F600']
+piece = st.one_of(st.sampled_from(ATOMS), st.text(st.characters(blacklist_categories=()), max_size=2))
+tail = st.lists(piece, max_size=16).map(''.join)
+url_text = st.tuples(st.sampled_from(SCHEMES), tail).map(''.join)
+link_text = st.one_of(tail, url_text)
+base_text = st.one_of(st.none(), url_text, any_text)
+charsets = st.sampled_from(CHARSETS)
+
+
+@given(any_text, st.one_of(st.none(), any_text), charsets)
+def test_any_strings(url, base, charset):
+    check(url, base, charset)
+
+
+@given(url_text, charsets)
+def test_urls_on_their_own(url, charset):
+    check(url, None, charset)
+
+
+@given(link_text, base_text, charsets)
+def test_links_against_bases(link, base, charset):
+    check(link, base, charset)
+
+
+class Sub(str):
+    __hash__ = None
+
+
+@given(link_text, st.one_of(st.none(), url_text), charsets)
+def test_str_subclasses_give_plain_str(link, base, charset):
+    for f in (url_to_canon_url, url_to_canon_url_steps):
+        out = f(Sub(link), None if base is None else Sub(base), None if charset is None else Sub(charset))
+        assert out is None or type(out) is str
+        assert out == f(link, base, charset)
