@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from itertools import repeat
 
-from . import url_to_canon_url
+from . import profile_for, url_to_canon_url
 
 # %% auto 0
 __all__ = ['canonicalize_many', 'usable_cores', 'ordered_map', 'canonicalize_parallel']
@@ -23,11 +23,8 @@ def _as_list(items: Iterable) -> list | tuple:
 
 
 def _check_browser(browser: str) -> None:
-    "Only this implementation's behaviour so far; other names are unknown option values."
-    if not isinstance(browser, str):
-        raise TypeError(f'browser must be str, not {type(browser).__name__}')
-    if browser != 'this':
-        raise ValueError(f"unknown browser {browser!r} (known: 'this')")
+    "A `TypeError` or `ValueError` (naming the choices) for a wrong *browser*."
+    profile_for(browser)
 
 
 def canonicalize_many(
@@ -36,16 +33,17 @@ def canonicalize_many(
     charset: str | None = None,  # document encoding for queries (WHATWG label)
     browser: str = 'this',  # whose behaviour to follow
 ) -> list[str | None]:  # the canonical URLs in input order, None where invalid
-    "`[url_to_canon_url(u, base, charset) for u in urls]`, with *base* per URL if iterable."
+    "`[url_to_canon_url(u, base, charset, browser) for u in urls]`; *base* may vary."
     if isinstance(urls, (str, bytes)):
         raise TypeError('canonicalize_many() wants an iterable of URLs, not one URL')
     _check_browser(browser)
     if base is None or isinstance(base, str):
-        return list(map(url_to_canon_url, urls, repeat(base), repeat(charset)))
+        return list(map(url_to_canon_url, urls, repeat(base), repeat(charset),
+                        repeat(browser)))
     urls, base = _as_list(urls), _as_list(base)
     if len(base) != len(urls):
         raise ValueError(f'{len(base)} bases for {len(urls)} URLs')
-    return list(map(url_to_canon_url, urls, base, repeat(charset)))
+    return list(map(url_to_canon_url, urls, base, repeat(charset), repeat(browser)))
 
 # %% ../nbs/12_at_scale.ipynb 12
 def usable_cores() -> int:
