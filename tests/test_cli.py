@@ -110,3 +110,20 @@ def test_streams_each_line_before_the_input_ends():
     finally:
         p.stdin.close()
         p.wait(timeout=60)
+
+
+def test_browser_option_and_unknown_browser():
+    r = run(["--browser", "IE", "http://A/"])
+    assert (r.returncode, r.stdout) == (0, b"http://a/\n")
+    r = run(["--browser", "mosaic", "http://a/"])
+    assert r.returncode == 2 and b"invalid choice" in r.stderr
+
+
+def test_compare_table_and_json():
+    r = run(["--compare", "http://\uff21.example/", "--base", "http://b/"])
+    text = r.stdout.decode()
+    assert r.returncode == 0 and "THIS (the spec)" in text and "http://a.example/" in text
+    r = run(["--compare", "--json"], stdin="http://a/\nx\n".encode())
+    records = [json.loads(line) for line in r.stdout.decode().splitlines()]
+    assert [rec["input"] for rec in records] == ["http://a/", "x"]
+    assert records[1]["results"]["this"]["invalid"] is True

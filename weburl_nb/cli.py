@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 from . import __version__
 from .batch import canonicalize_many, ordered_map
+from .browsers import BROWSERS, compare
 from .canonicalization import canonicalize_parsed_url
 from .parsing import parse_url
 from .resolution import resolve_url
@@ -47,6 +48,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help='document encoding for queries (WHATWG label, default UTF-8)')
     p.add_argument('--json', action='store_true',
                    help='print one JSON object of components per line')
+    p.add_argument('--browser', type=str.lower, choices=BROWSERS, default='this',
+                   help='whose steps to follow (default: this, the spec)')
+    p.add_argument('--compare', action='store_true',
+                   help='show each URL under every profile and today\'s standards')
     p.add_argument('-j', '--jobs', type=_jobs, default=1, metavar='N',
                    help='processes to share the work (0: one per core; default 1)')
     p.add_argument('--progress', action=argparse.BooleanOptionalAction, default=None,
@@ -55,10 +60,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return p.parse_args(argv)
 
 # %% ../nbs/08_cli.ipynb 7
-def json_line(text: str, parsed_base, charset: str | None) -> tuple[bool, str]:
+def json_line(text: str, parsed_base, charset: str | None,
+              browser: str = 'this') -> tuple[bool, str]:
     "`(invalid, JSON line)` for one input; `parsed_base` None: the input is its own base."
     base = parsed_base if parsed_base is not None else parse_url(text)
-    url = canonicalize_parsed_url(resolve_url(text, base), charset)
+    url = canonicalize_parsed_url(resolve_url(text, base), charset, browser)
     record = {'input': text, 'url': serialize_parsed_url(url),
               **{k: getattr(url, k) for k in COMPONENTS},
               'invalid': url.invalid, 'hierarchical': url.hierarchical}
@@ -67,11 +73,16 @@ def json_line(text: str, parsed_base, charset: str | None) -> tuple[bool, str]:
 
 def convert_lines(lines: list[str], args: argparse.Namespace) -> tuple[list[str], list[int]]:
     "The output line for each input line, and the positions of the invalid inputs."
+    if args.compare:
+        tables = [compare(text, args.base, args.charset) for text in lines]
+        if args.json:
+            return [json.dumps(t.as_dict(), ensure_ascii=False) for t in tables], []
+        return [f'{t}\n' for t in tables], []
     if args.json:
         parsed_base = None if args.base is None else parse_url(args.base)
-        pairs = [json_line(text, parsed_base, args.charset) for text in lines]
+        pairs = [json_line(t, parsed_base, args.charset, args.browser) for t in lines]
         return [line for _, line in pairs], [i for i, (bad, _) in enumerate(pairs) if bad]
-    out = canonicalize_many(lines, args.base, args.charset)
+    out = canonicalize_many(lines, args.base, args.charset, args.browser)
     bad = [i for i, canon in enumerate(out) if canon is None] if None in out else []
     for i in bad:
         out[i] = ''                                   # an invalid URL: an empty line
