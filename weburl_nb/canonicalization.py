@@ -15,6 +15,7 @@ from .host import THIS, canonicalize_host, profile_for
 from .parsing import ParsedURL, parse_url
 from .resolution import DRIVE_SPEC_RE, merge_path, remove_dot_segments, resolve_url
 from .serialization import serialize_parsed_url
+from .trace import trace_for
 
 # %% auto 0
 __all__ = ['USERINFO_OCTETS', 'PATH_OCTETS', 'QUERY_OCTETS', 'OPAQUE_PATH_OCTETS', 'C1_OCTETS', 'FRAGMENT_OCTETS',
@@ -253,30 +254,38 @@ def canonicalize_parsed_url(u: ParsedURL, charset: str | None = None, browser: s
         encoder_for(charset)                    # LookupError for a label that names no encoding
     if u.invalid:                                                                       # C1
         return u
-    scheme = canonicalize_scheme(u.scheme)                                              # C2
-    user, password = canonicalize_userinfo(u.user, u.password)                          # C3
+    trace = trace_for('canon')
+    scheme = trace.step('C2', u.scheme, canonicalize_scheme(u.scheme))                  # C2
+    userinfo = canonicalize_userinfo(u.user, u.password)                                # C3
+    user, password = trace.step('C3', (u.user, u.password), userinfo)
     hierarchical = u.hierarchical or scheme == 'file'
     host, port, path = u.host, u.port, u.path
     for _ in range(_MAX_HOSTPATH_ROUNDS):
         original_host, original_path = host, path
         if scheme == 'file':
-            host, path = canonicalize_file_hostpath(host, path)                         # C4
+            host, path = trace.step('C4', (host, path), canonicalize_file_hostpath(host, path))
         if host is not None:
-            host = canonicalize_host(host, scheme, profile)                             # C5
-            if host is None:
-                return INVALID
+            canon = canonicalize_host(host, scheme, profile)                            # C5
+            if canon is None:
+                return trace.fail('C5', 'host-invalid', INVALID, host=host)
+            host = trace.step('C5', host, canon)
         if port is not None:
-            port = canonicalize_port(port, scheme)                                      # C6
-            if port is None:
-                return INVALID
-            port = port or None
-        path = canonicalize_path(path, hierarchical, scheme)                            # C7-C8
+            canon = canonicalize_port(port, scheme)                                     # C6
+            if canon is None:
+                return trace.fail('C6', _port_failure(port), INVALID, port=port)
+            port = trace.step('C6', port, canon or None)
+        path = trace.step('C7-C8', path, canonicalize_path(path, hierarchical, scheme))  # C7-C8
         if scheme != 'file' or (host == original_host and path == original_path):       # C9
             break
-    path = protect_double_slash(path, scheme, user, password, host, port)               # C10
-    query = canonicalize_query(u.query, charset, hierarchical)                          # C11
-    fragment = canonicalize_fragment(u.fragment)
+    path = trace.step('C10', path, protect_double_slash(path, scheme, user, password, host, port))
+    query = trace.step('C11', u.query, canonicalize_query(u.query, charset, hierarchical))
+    fragment = trace.step('C11', u.fragment, canonicalize_fragment(u.fragment))
     return ParsedURL(scheme, user, password, host, port, path, query, fragment, hierarchical=hierarchical)
+
+
+def _port_failure(port: str) -> str:
+    "The reason C6 failed, for the trace: not digits, or too large."
+    return 'port-out-of-range' if _DIGITS_RE.fullmatch(port) else 'port-not-digits'
 
 # %% ../nbs/06_canonicalization.ipynb 38
 def _check_arguments(name: str, url, base, charset) -> tuple[str, str | None, str | None]:

@@ -9,6 +9,7 @@ import html
 from dataclasses import dataclass
 
 from .canonicalization import canonicalize_parsed_url
+from .host import profile_for
 from .parsing import ParsedURL, parse_url
 from .resolution import resolve_url
 from .serialization import serialize_parsed_url
@@ -105,14 +106,13 @@ def _no_base(steps: list[Step]) -> list[Step]:
 def explain(url: str, base: str | None = None, charset: str | None = None, browser: str = 'this') -> Explanation:
     "Canonicalize `url` as `url_to_canon_url` does, recording the steps that changed or decided something."
     _check(url, base, charset, browser)
-    if browser.lower() != 'this':
-        raise ValueError(f'explain(): unknown browser {browser!r}')
+    profile_for(browser)                                  # an unknown browser: ValueError
     with Quiet():
         parsed_base = parse_url(url if base is None else base)
         parsed = parse_url(url)
     with Recording() as rec:
         resolved = resolve_url(url, parsed_base)
-        canonical = canonicalize_parsed_url(resolved, charset)
+        canonical = canonicalize_parsed_url(resolved, charset, browser)
         result = serialize_parsed_url(canonical)
     steps = rec.steps if base is not None else _no_base(rec.steps)
     return Explanation(url, base, charset, browser, result, parsed, resolved, canonical, tuple(steps))

@@ -65,8 +65,16 @@ class _Section:
 
     def fail(self, number: str, reason: str, result=None, **values):
         r = REASONS[reason]
-        self.steps.append(Step(self.name, number, r.what, None, result, reason, r.message.format(**values)))
+        message = r.message.format(**{k: _clip(v) for k, v in values.items()})
+        self.steps.append(Step(self.name, number, r.what, None, result, reason, message))
         return result
+
+
+def _clip(value):
+    "A long string value cut in the middle, so that a message stays short whatever the input."
+    if isinstance(value, str) and len(value) > 60:
+        return value[:40] + '\u2026' + value[-19:]
+    return value
 
 
 class Recording:
@@ -124,6 +132,12 @@ REASONS = {r[0]: Reason(*r[1:]) for r in [
     ('base-not-hierarchical', 'resolve', '8', 'a relative reference, and a base that has no hierarchy',
      'a relative reference cannot be resolved against a {scheme}: URL (resolution step 8)',
      'a/b mailto:x@example.com'),
+    ('host-invalid', 'canon', 'C5', 'the host failed CanonicalizeHost',
+     'the host {host!r} is invalid (canonicalization C5)', 'http://a%2fb.test/'),
+    ('port-not-digits', 'canon', 'C6', 'the port is not a string of digits',
+     'port {port!r} is not a number (canonicalization C6)', 'http://example.com:8o/'),
+    ('port-out-of-range', 'canon', 'C6', 'a port of digits above 65535',
+     'port {port} is above 65535 (canonicalization C6)', 'http://example.com:99999/'),
 ]}
 
 # %% ../nbs/14_trace.ipynb 12
