@@ -13,8 +13,9 @@ from importlib import resources
 
 from .charclasses import remove_tab_lf_cr
 from .ipaddr import canonicalize_ipv4, canonicalize_ipv6
-from .nameprep import (NAMEPREP_CHROME, NAMEPREP_GECKO, NAMEPREP_IE, NAMEPREP_THIS,
-                                NameprepProfile, bidi_step, has_unassigned, nameprep, prohibit_step)
+from .nameprep import (NAMEPREP_CHROME, NAMEPREP_GECKO, NAMEPREP_IE,
+                                NAMEPREP_THIS, NameprepProfile, bidi_step,
+                                has_unassigned, nameprep, prohibit_step)
 
 # %% auto 0
 __all__ = ['THIS', 'CHROME', 'GECKO', 'IE', 'PROFILES', 'HostProfile', 'profile_for', 'ascii_lowercase',
@@ -28,81 +29,99 @@ __all__ = ['THIS', 'CHROME', 'GECKO', 'IE', 'PROFILES', 'HostProfile', 'profile_
 # %% ../nbs/05_host.ipynb 5
 @dataclass(frozen=True)
 class HostProfile:
-    "The choices one behaviour makes in the marked steps of CanonicalizeHost (and Nameprep)."
+    "The choices of one behaviour in the marked steps of CanonicalizeHost."
     name: str
     nameprep: NameprepProfile       # steps 11, 20.2.1.1, 20.2.2.4: the Nameprep variant
-    fallback_lowercase: bool        # step 4: give up with `s` ASCII-lowercased, not with fail
+    fallback_lowercase: bool        # step 4: give up with `s` lowercased, not fail
     reject_encoded_bracket: bool    # step 5: a host starting with `%5B` fails
-    decode_utf8: bool               # step 6: percent-decode, then read the bytes as UTF-8
-    decode_ascii: str               # step 7: the ASCII characters whose escapes are decoded
+    decode_utf8: bool               # step 6: percent-decode, read the bytes as UTF-8
+    decode_ascii: str               # step 7: ASCII characters whose escapes are decoded
     root_dot_first: bool            # step 10: a final label separator is the root dot
     nameprep_whole_host: bool       # step 11: Nameprep (without bidi) on the whole host
     reject_percent: bool            # step 12: a `%` left after step 11 fails
     null_space_rule: bool           # step 13: a NUL or space is judged on the fallback
-    encode_early: str               # step 14: characters percent-encoded before the split
+    encode_early: str               # step 14: characters percent-encoded before step 17
     root_dot_after_mapping: bool    # step 16: a final `.` is the root dot
     xn_needs_punycode: bool         # step 18: an `xn--` label makes step 20 run
-    idn_whitelist: bool             # step 20.1: IDN allowed by TLD whitelist and blacklist
-    ie_round_trip: bool             # step 20.2.2, not 20.2.1: IE's ToUnicode/ToASCII round trip
+    idn_whitelist: bool             # step 20.1: IDN by TLD whitelist and blacklist
+    ie_round_trip: bool             # step 20.2.2 (not 20.2.1): IE's round trip
     reject_xn_non_ascii: bool       # step 20.2.1.2.1.1: `xn--` with non-ASCII fails
-    ascii_label_cut: int            # step 20.2.1.3.1: ASCII labels cut to this length (0: not cut)
+    ascii_label_cut: int            # step 20.2.1.3.1: ASCII labels cut (0: not cut)
     reject_empty_label: bool        # step 20.2.1.3.2: an empty label fails (in step 20)
-    decode_escapes: bool            # step 23: escapes back to the characters U+0000-U+00FF
+    decode_escapes: bool            # step 23: escapes back to characters U+0000-U+00FF
     lowercase_result: bool          # step 24: the result ASCII-lowercased
-    reject_colon: bool              # step 26: `:` outside brackets fails unless the scheme is `file`
+    reject_colon: bool              # step 26: `:` outside brackets fails (not `file`)
     forbidden: str                  # step 28: characters that make the host fail
-    reject_bad_percent: bool        # step 29: `%00`, or `%` without two hex digits, fails
+    reject_bad_percent: bool        # step 29: `%00`, or a `%` not before two hex digits
     encode: str                     # step 30: characters percent-encoded in the result
-    encode_unless_file: str         # step 30: ... and these too when the scheme is not `file`
-    hex_lowercase: bool             # step 30: lowercase hexadecimal digits in those escapes
+    encode_unless_file: str         # step 30: ... and these unless the scheme is `file`
+    hex_lowercase: bool             # step 30: lowercase hexadecimal digits
 
 # %% ../nbs/05_host.ipynb 7
 _C0 = ''.join(map(chr, range(0x20)))
+# Fields in the order of the steps: 4-5; 6-10; 11-13; 14-18; 20; 23-26; 28-29; 30.
 THIS = HostProfile(
-    name='THIS', nameprep=NAMEPREP_THIS, fallback_lowercase=False, reject_encoded_bracket=True,
-    decode_utf8=True, decode_ascii='', root_dot_first=False, nameprep_whole_host=True,
-    reject_percent=False, null_space_rule=False, encode_early='', root_dot_after_mapping=True,
-    xn_needs_punycode=False, idn_whitelist=False, ie_round_trip=False, reject_xn_non_ascii=True,
-    ascii_label_cut=0, reject_empty_label=True, decode_escapes=False, lowercase_result=False,
-    reject_colon=True, forbidden='\x00/%\\', reject_bad_percent=False,
-    encode=_C0 + ' !"#$%&\'()*,/;<=>?\\^`{|}\x7f', encode_unless_file='@', hex_lowercase=False,
+    name='THIS', nameprep=NAMEPREP_THIS,
+    fallback_lowercase=False, reject_encoded_bracket=True,
+    decode_utf8=True, decode_ascii='', root_dot_first=False,
+    nameprep_whole_host=True, reject_percent=False, null_space_rule=False,
+    encode_early='', root_dot_after_mapping=True, xn_needs_punycode=False,
+    idn_whitelist=False, ie_round_trip=False, reject_xn_non_ascii=True,
+    ascii_label_cut=0, reject_empty_label=True,
+    decode_escapes=False, lowercase_result=False, reject_colon=True,
+    forbidden='\x00/%\\', reject_bad_percent=False,
+    encode=_C0 + ' !"#$%&\'()*,/;<=>?\\^`{|}\x7f', encode_unless_file='@',
+    hex_lowercase=False,
 )
 _CHROME_ENCODE = ' !"#$&\'()*,<=>@^`{|}'
 CHROME = HostProfile(
-    name='CHROME', nameprep=NAMEPREP_CHROME, fallback_lowercase=False, reject_encoded_bracket=False,
-    decode_utf8=True, decode_ascii='', root_dot_first=True, nameprep_whole_host=False,
-    reject_percent=True, null_space_rule=False, encode_early=_CHROME_ENCODE,
-    root_dot_after_mapping=False, xn_needs_punycode=False, idn_whitelist=False, ie_round_trip=False,
-    reject_xn_non_ascii=True, ascii_label_cut=0, reject_empty_label=True, decode_escapes=True,
-    lowercase_result=True, reject_colon=False, forbidden=_C0 + '%/:;?[\\]^~\x7f',
-    reject_bad_percent=False, encode=_CHROME_ENCODE, encode_unless_file='', hex_lowercase=False,
-)
-GECKO = HostProfile(
-    name='GECKO', nameprep=NAMEPREP_GECKO, fallback_lowercase=True, reject_encoded_bracket=False,
-    decode_utf8=False, decode_ascii='', root_dot_first=False, nameprep_whole_host=True,
-    reject_percent=False, null_space_rule=True, encode_early='', root_dot_after_mapping=False,
-    xn_needs_punycode=False, idn_whitelist=True, ie_round_trip=False, reject_xn_non_ascii=False,
-    ascii_label_cut=62, reject_empty_label=False, decode_escapes=False, lowercase_result=False,
-    reject_colon=False, forbidden='', reject_bad_percent=False, encode='', encode_unless_file='',
+    name='CHROME', nameprep=NAMEPREP_CHROME,
+    fallback_lowercase=False, reject_encoded_bracket=False,
+    decode_utf8=True, decode_ascii='', root_dot_first=True,
+    nameprep_whole_host=False, reject_percent=True, null_space_rule=False,
+    encode_early=_CHROME_ENCODE, root_dot_after_mapping=False, xn_needs_punycode=False,
+    idn_whitelist=False, ie_round_trip=False, reject_xn_non_ascii=True,
+    ascii_label_cut=0, reject_empty_label=True,
+    decode_escapes=True, lowercase_result=True, reject_colon=False,
+    forbidden=_C0 + '%/:;?[\\]^~\x7f', reject_bad_percent=False,
+    encode=_CHROME_ENCODE, encode_unless_file='',
     hex_lowercase=False,
 )
-_IE_DECODE = ''.join(map(chr, [*range(0x21), 0x22, 0x2D, 0x2E, 0x2F, *range(0x30, 0x3A), 0x3C, 0x3E,
-                               0x3F, *range(0x41, 0x5B), 0x5C, *range(0x5E, 0x80)]))
+GECKO = HostProfile(
+    name='GECKO', nameprep=NAMEPREP_GECKO,
+    fallback_lowercase=True, reject_encoded_bracket=False,
+    decode_utf8=False, decode_ascii='', root_dot_first=False,
+    nameprep_whole_host=True, reject_percent=False, null_space_rule=True,
+    encode_early='', root_dot_after_mapping=False, xn_needs_punycode=False,
+    idn_whitelist=True, ie_round_trip=False, reject_xn_non_ascii=False,
+    ascii_label_cut=62, reject_empty_label=False,
+    decode_escapes=False, lowercase_result=False, reject_colon=False,
+    forbidden='', reject_bad_percent=False,
+    encode='', encode_unless_file='',
+    hex_lowercase=False,
+)
+_IE_DECODE = ''.join(map(chr, [*range(0x21), 0x22, 0x2D, 0x2E, 0x2F, *range(0x30, 0x3A),
+                               0x3C, 0x3E, 0x3F, *range(0x41, 0x5B), 0x5C,
+                               *range(0x5E, 0x80)]))
 IE = HostProfile(
-    name='IE', nameprep=NAMEPREP_IE, fallback_lowercase=False, reject_encoded_bracket=False,
-    decode_utf8=False, decode_ascii=_IE_DECODE, root_dot_first=True, nameprep_whole_host=True,
-    reject_percent=False, null_space_rule=False, encode_early='', root_dot_after_mapping=False,
-    xn_needs_punycode=True, idn_whitelist=False, ie_round_trip=True, reject_xn_non_ascii=False,
-    ascii_label_cut=0, reject_empty_label=False, decode_escapes=False, lowercase_result=False,
-    reject_colon=False, forbidden='\x00/?\\', reject_bad_percent=True,
-    encode=_C0 + ' "<>\\^`{|}\x7f', encode_unless_file='', hex_lowercase=True,
+    name='IE', nameprep=NAMEPREP_IE,
+    fallback_lowercase=False, reject_encoded_bracket=False,
+    decode_utf8=False, decode_ascii=_IE_DECODE, root_dot_first=True,
+    nameprep_whole_host=True, reject_percent=False, null_space_rule=False,
+    encode_early='', root_dot_after_mapping=False, xn_needs_punycode=True,
+    idn_whitelist=False, ie_round_trip=True, reject_xn_non_ascii=False,
+    ascii_label_cut=0, reject_empty_label=False,
+    decode_escapes=False, lowercase_result=False, reject_colon=False,
+    forbidden='\x00/?\\', reject_bad_percent=True,
+    encode=_C0 + ' "<>\\^`{|}\x7f', encode_unless_file='',
+    hex_lowercase=True,
 )
 
 # %% ../nbs/05_host.ipynb 9
-PROFILES: dict[str, HostProfile] = {'this': THIS, 'chrome': CHROME, 'gecko': GECKO, 'ie': IE}
+PROFILES = {'this': THIS, 'chrome': CHROME, 'gecko': GECKO, 'ie': IE}
 
 def profile_for(browser: str) -> HostProfile:
-    "The `HostProfile` named `browser` (`'this'`, `'chrome'`, `'gecko'` or `'ie'`, any case)."
+    "The `HostProfile` named `browser`: `this`, `chrome`, `gecko` or `ie`, in any case."
     if not isinstance(browser, str):
         raise TypeError(f'argument browser must be str, not {type(browser).__name__}')
     profile = PROFILES.get(browser.lower()) if browser.isascii() else None
@@ -137,7 +156,7 @@ def percent_decode_utf8(s: str) -> str:
 _TRIPLET = re.compile('%([0-9A-Fa-f]{2})')
 
 def percent_decode_ascii(s: str, chars: str) -> str:
-    "Step 7 (IE): decode the escapes in `s` of the ASCII characters in `chars`; others stay."
+    "Step 7 (IE): decode the escapes of the ASCII characters `chars`; others stay."
     if '%' not in s:
         return s
     def decode(m: re.Match) -> str:
@@ -163,7 +182,7 @@ def _encode_table(chars: str, lowercase: bool = False) -> dict[int, str]:
     return {ord(c): f'%{ord(c):02x}' if lowercase else f'%{ord(c):02X}' for c in chars}
 
 def percent_encode_chars(s: str, chars: str, lowercase: bool = False) -> str:
-    "Steps 14 and 30: the ASCII characters `chars` of `s` percent-encoded (hex in `lowercase`?)."
+    "Steps 14 and 30: the ASCII characters `chars` of `s` percent-encoded."
     return s.translate(_encode_table(chars, lowercase)) if chars else s
 
 # %% ../nbs/05_host.ipynb 36
@@ -186,31 +205,35 @@ def has_xn_label(labels: list[str]) -> bool:
 # %% ../nbs/05_host.ipynb 45
 @lru_cache(maxsize=None)
 def gecko_idn_lists() -> tuple[frozenset, frozenset]:
-    "Step 20.1 (GECKO): the IDN whitelist of TLDs and the blacklist of characters (package data)."
-    data = json.loads(resources.files('weburl_nb').joinpath('gecko_idn.json').read_text('utf-8'))
+    "Step 20.1 (GECKO): the IDN whitelist of TLDs and blacklist of characters."
+    text = resources.files('weburl_nb').joinpath('gecko_idn.json').read_text('utf-8')
+    data = json.loads(text)
     return frozenset(data['whitelist_tlds']), frozenset(data['blacklist_chars'])
 
 def gecko_idn_enabled(labels: list[str], s: str) -> bool:
-    "Step 20.1 (GECKO): whether the TLD allows IDNs and `s` has no blacklisted character."
+    "Step 20.1 (GECKO): whether the TLD allows IDNs and `s` has no blacklisted one."
     whitelist, blacklist = gecko_idn_lists()
     tld = next((label for label in reversed(labels) if label), '')             # 20.1.1
     if not tld.isascii():                                                      # 20.1.2
         tld = punycode_label(tld) or ''
-    return tld in whitelist and not any(c in blacklist for c in s)             # 20.1.3-4
+    # 20.1.3-4.
+    return tld in whitelist and not any(c in blacklist for c in s)
 
 # %% ../nbs/05_host.ipynb 47
 def punycode_label(label: str) -> str | None:
-    "Steps 20.2.1.2.1.2-4: `xn--` and the Punycode of `label`; `None` if that fails or is too long."
+    "Steps 20.2.1.2.1.2-4: `xn--` and the Punycode of `label`; `None` on failure."
     if len(label) > 59:
-        return None                             # over 63 characters in any case (see above)
+        # Over 63 characters in any case (see above).
+        return None
     try:
         label = 'xn--' + label.encode('punycode').decode('ascii')
     except UnicodeError:
         return None
     return label if len(label) <= 63 else None
 
-def label_to_ascii(label: str, profile: HostProfile = THIS, idn_enabled: bool = False) -> str | None:
-    "Step 20.2.1: one label, checked and (when not ASCII) Punycode-encoded; `None` for *fail*."
+def label_to_ascii(label: str, profile: HostProfile = THIS,
+                   idn_enabled: bool = False) -> str | None:
+    "Step 20.2.1: one label, checked and (not ASCII) Punycode-encoded; or `None`."
     # 20.2.1.1: Nameprep with bidi (only the bidi check is left after step 11).
     if profile.nameprep_whole_host:
         if not bidi_step(label, profile.nameprep.bidi_unicode):
@@ -234,10 +257,11 @@ def label_to_ascii(label: str, profile: HostProfile = THIS, idn_enabled: bool = 
     return label if len(label) <= 63 else None
 
 # %% ../nbs/05_host.ipynb 53
-_STD3_BAD = re.compile('[\\x00-\\x2c./:-@\\[-`{-\\x7f]|^-|-$')   # not letter, digit, `-`; `-` at an end
+# Not letter, digit, `-`; `-` at an end.
+_STD3_BAD = re.compile('[\\x00-\\x2c./:-@\\[-`{-\\x7f]|^-|-$')
 
 def to_ascii(label: str, profile: NameprepProfile = NAMEPREP_IE) -> str | None:
-    "RFC 3490 ToASCII of `label`, UseSTD3ASCIIRules set, AllowUnassigned not; `None` on failure."
+    "RFC 3490 ToASCII of `label`, with UseSTD3ASCIIRules, without AllowUnassigned."
     if not label.isascii():
         if has_unassigned(label):
             return None                         # AllowUnassigned not set
@@ -253,7 +277,7 @@ def to_ascii(label: str, profile: NameprepProfile = NAMEPREP_IE) -> str | None:
     return label if 1 <= len(label) <= 63 else None
 
 def ie_round_trip(label: str, profile: NameprepProfile = NAMEPREP_IE) -> str | None:
-    "Step 20.2.2 (IE): `label` decoded from Punycode, if ToASCII gives its `xn--` form back; or `None`."
+    "Step 20.2.2 (IE): `label` decoded, if ToASCII gives `xn--` form, or `None`."
     if not label.isascii():                                    # 20.2.2.1
         label = punycode_label(label)
         if label is None:
@@ -273,7 +297,7 @@ def ie_round_trip(label: str, profile: NameprepProfile = NAMEPREP_IE) -> str | N
 # %% ../nbs/05_host.ipynb 56
 def labels_to_ascii(labels: list[str], profile: HostProfile = THIS,
                     idn_enabled: bool = False) -> list[str] | None:
-    "Step 20.2: every label through step 20.2.1 or (IE) 20.2.2; `None` when one of them fails."
+    "Step 20.2: every label through step 20.2.1 or (IE) 20.2.2; `None` when one fails."
     if profile.ie_round_trip:
         out = [ie_round_trip(label, profile.nameprep) for label in labels]
     else:
@@ -291,7 +315,7 @@ def is_bracketed(s: str) -> bool:
     return len(s) >= 2 and s[0] == '[' and s[-1] == ']'
 
 def bracketed_ipv6(s: str) -> str | None:
-    "Step 25: `[canonical IPv6]` when `s` is an IPv6 literal in square brackets, else `None`."
+    "Step 25: `[canonical IPv6]` when `s` is an IPv6 literal in brackets, else `None`."
     if not is_bracketed(s): return None
     addr = canonicalize_ipv6(s[1:-1])
     return None if addr is None else f'[{addr}]'
@@ -299,7 +323,8 @@ def bracketed_ipv6(s: str) -> str | None:
 # %% ../nbs/05_host.ipynb 65
 def is_file_scheme(scheme: str | None) -> bool:
     "Whether `scheme` is `file`, ASCII case-insensitively."
-    return scheme is not None and len(scheme) == 4 and scheme.isascii() and scheme.lower() == 'file'
+    return (scheme is not None and len(scheme) == 4 and scheme.isascii()
+            and scheme.lower() == 'file')
 
 def has_forbidden(s: str, profile: HostProfile = THIS) -> bool:
     "Step 28: whether `s` has a character that makes the host fail."
@@ -308,19 +333,23 @@ def has_forbidden(s: str, profile: HostProfile = THIS) -> bool:
 _BAD_PERCENT = re.compile('%00|%(?![0-9A-Fa-f]{2})')
 
 def has_bad_percent(s: str) -> bool:
-    "Step 29 (IE): whether `s` has `%00`, or a `%` not followed by two hexadecimal digits."
+    "Step 29 (IE): whether `s` has `%00`, or a `%` not followed by two hex digits."
     return '%' in s and _BAD_PERCENT.search(s) is not None
 
 # %% ../nbs/05_host.ipynb 68
-def percent_encode_host(s: str, scheme: str | None = None, profile: HostProfile = THIS) -> str:
-    "Step 30: `s` with the profile's characters percent-encoded (`@` too unless the scheme is `file`)."
-    chars = profile.encode if is_file_scheme(scheme) else profile.encode + profile.encode_unless_file
+def percent_encode_host(s: str, scheme: str | None = None,
+                        profile: HostProfile = THIS) -> str:
+    "Step 30: `s` with the profile's characters percent-encoded (`scheme` matters)."
+    chars = profile.encode
+    if not is_file_scheme(scheme):
+        chars += profile.encode_unless_file
     return percent_encode_chars(s, chars, profile.hex_lowercase)
 
 # %% ../nbs/05_host.ipynb 71
 def steps_profile(s: str, scheme: str | None, profile: HostProfile) -> HostProfile:
-    "The profile whose steps canonicalize `s`: THIS for bracketed and `file:` hosts (see the note)."
-    if profile is THIS or is_file_scheme(scheme) or s[:1] == '[' or s[:3] in ('%5B', '%5b'):
+    "The profile whose steps canonicalize `s`: THIS for bracketed and `file:` hosts."
+    bracketed = s[:1] == '[' or s[:3] in ('%5B', '%5b')
+    if bracketed or is_file_scheme(scheme):
         return THIS
     return profile
 
@@ -417,8 +446,10 @@ def canonicalize_host_steps(s: str, scheme: str | None = None,
 # %% ../nbs/05_host.ipynb 76
 _CANONICAL_NAME = re.compile(r'(?:[a-z0-9_~-]+\.)*(?![0-9]+\.?\Z|0x)[a-z0-9_~-]+\.?')
 
-def canonicalize_host(s: str, scheme: str | None = None, profile: HostProfile = THIS) -> str | None:
-    "CanonicalizeHost of host `s` in a URL of scheme `scheme`, as `profile` does it; `None` for fail."
+def canonicalize_host(s: str, scheme: str | None = None,
+                      profile: HostProfile = THIS) -> str | None:
+    "CanonicalizeHost of `s` (in a URL of `scheme`) as `profile` does it; `None`: fail."
     if profile is THIS and _CANONICAL_NAME.fullmatch(s):
-        return s                                # already canonical (THIS only; see above)
+        # Already canonical (THIS only; see above).
+        return s
     return canonicalize_host_steps(s, scheme, profile)

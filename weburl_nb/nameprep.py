@@ -31,56 +31,64 @@ class _LearningTable(dict):
 
     def __missing__(self, cp: int) -> str:
         if len(self) >= _CACHED_CODE_POINTS:
-            self.clear()                        # hostile input cannot grow it without end
+            # Hostile input cannot grow it without end.
+            self.clear()
         self[cp] = out = self.fn(chr(cp))
         return out
 
 def b1_b2_map(c: str) -> str:
-    "What the Map step makes of character `c`: nothing (table B.1), its table B.2 folding, or itself."
+    "The Map step of `c`: nothing (table B.1), its folding (table B.2), or itself."
     if stringprep.in_table_b1(c): return ''
-    if stringprep.in_table_a1(c): return c               # the 3.2 tables know nothing of `c`
+    # The 3.2 tables know nothing of `c`.
+    if stringprep.in_table_a1(c): return c
     out = stringprep.map_table_b2(c)
     return c if any(map(stringprep.in_table_a1, out)) else out   # see the note below
 
 _MAP = _LearningTable(b1_b2_map)
 
 def map_step(s: str) -> str:
-    "Stringprep's Map step for Nameprep: drop table B.1 characters, case-fold the rest by table B.2."
+    "Step 3: Stringprep's Map: drop table B.1, case-fold the rest by table B.2."
     return s.translate(_MAP)
 
 # %% ../nbs/04_nameprep.ipynb 15
-# Starters of class 0 that compose with the character before them (Unicode 4.0 and earlier), and the
-# Hangul vowel and final jamo, which compose by the Hangul rule.
-_SECOND_STARTERS = ('\u09be\u09d7\u0b3e\u0b56\u0b57\u0bbe\u0bd7\u0cc2\u0cd5\u0cd6\u0d3e\u0d57'
+# Starters of class 0 that compose with the character before them (Unicode 4.0),
+# and the Hangul vowel and final jamo, which compose by the Hangul rule.
+_SECOND_STARTERS = ('\u09be\u09d7\u0b3e\u0b56\u0b57\u0bbe\u0bd7\u0cc2\u0cd5\u0cd6'
+                    '\u0d3e\u0d57'
                     '\u0dcf\u0ddf\u102e\u1161-\u1175\u11a8-\u11c2')
-_CORRIGENDUM5_CANDIDATE = re.compile(f'(?=(.)([^\\x00-\\x7f])([{_SECOND_STARTERS}]))', re.DOTALL)
+_CORRIGENDUM5_CANDIDATE = re.compile(f'(?=(.)([^\\x00-\\x7f])([{_SECOND_STARTERS}]))',
+                                     re.DOTALL)
 
-def swap_corrigendum5(s: str, version: str = '4.0') -> str:
-    "Step 4 (GECKO): `s` with the last two characters of each Corrigendum 5 sequence swapped."
-    ucd = unicodedata if version == 'latest' else unicodedata.ucd_3_2_0
+def _composes(before: str, second: str) -> bool:
+    "Whether the starter `second` composes with the end of `before`."
+    nfc = unicodedata.normalize('NFC', before)
+    return unicodedata.normalize('NFC', nfc + second) != nfc + second
+
+def swap_corrigendum5(s: str) -> str:
+    "Step 4 (GECKO): `s` with the last two of each Corrigendum 5 sequence swapped."
     out = list(s)
     for m in _CORRIGENDUM5_CANDIDATE.finditer(s):
         first, mark, second = m.groups()
-        if ucd.combining(mark) and len(ucd.normalize('NFC', first + second)) == 1:
-            i = m.start() + 1
+        i = m.start() + 1                           # the index of the mark
+        if unicodedata.combining(mark) and _composes(s[max(0, i - 2):i], second):
             out[i], out[i + 1] = out[i + 1], out[i]
     return ''.join(out)
 
 # %% ../nbs/04_nameprep.ipynb 18
 def has_unassigned(s: str) -> bool:
     "Whether `s` has a code point unassigned in Unicode 3.2 (RFC 3454 table A.1)."
-    return not s.isascii() and any(map(stringprep.in_table_a1, s))
+    return not s.isascii() and any(map(stringprep.in_table_a1, set(s)))
 
 # %% ../nbs/04_nameprep.ipynb 21
-_UCD = {'latest': unicodedata, '4.0': unicodedata.ucd_3_2_0, '3.2': unicodedata.ucd_3_2_0}
-# Corrigendum #4 (in Unicode 4.0): five CJK compatibility ideographs map to other ideographs.
-_CORRIGENDUM4 = {cp: unicodedata.normalize('NFD', chr(cp))
-                 for cp in (0x2F868, 0x2F874, 0x2F91F, 0x2F95F, 0x2F9BF)}
-_LONG = 256                 # from this length on, marks are put in order first (see above)
+_UCD = {'latest': unicodedata, '3.2': unicodedata.ucd_3_2_0}
+# From this length on, marks are put in order first (see above).
+_LONG = 256
 _DECOMPOSED = {ucd: _LearningTable(lambda c, ucd=ucd: ucd.normalize('NFKD', c))
                for ucd in set(_UCD.values())}
-_CLASS = {ucd: _LearningTable(lambda c, ucd=ucd: chr(ucd.combining(c))) for ucd in set(_UCD.values())}
-_NON_STARTERS = re.compile('[^\\x00]{2,}')   # in the string of classes: runs of two or more marks
+_CLASS = {ucd: _LearningTable(lambda c, ucd=ucd: chr(ucd.combining(c)))
+          for ucd in set(_UCD.values())}
+# In the string of classes: runs of two or more marks.
+_NON_STARTERS = re.compile('[^\\x00]{2,}')
 
 def decompose(s: str, ucd=unicodedata) -> str:
     "Each character of `s` replaced by its full compatibility decomposition in `ucd`."
@@ -88,7 +96,8 @@ def decompose(s: str, ucd=unicodedata) -> str:
 
 def canonical_order(s: str, ucd=unicodedata) -> str:
     "`s` with each run of non-starters stably sorted by combining class (in `ucd`)."
-    classes = s.translate(_CLASS[ucd])              # one character per character: its class
+    # One character per character: its class.
+    classes = s.translate(_CLASS[ucd])
     pieces, last = [], 0
     for m in _NON_STARTERS.finditer(classes):
         start, end = m.span()
@@ -98,20 +107,21 @@ def canonical_order(s: str, ucd=unicodedata) -> str:
     return ''.join(pieces)
 
 def nfkc(s: str, version: str = 'latest') -> str:
-    "Step 7: NFKC of `s` in Unicode `version`: `'latest'` (THIS), `'4.0'` (GECKO), `'3.2'`."
+    "Step 7: NFKC of `s` in Unicode `version`, `'latest'` or `'3.2'`."
     if s.isascii():
         return s
-    if version == '4.0':
-        s = s.translate(_CORRIGENDUM4)
     ucd = _UCD[version]
     if len(s) >= _LONG:
         s = canonical_order(decompose(s, ucd), ucd)
     return ucd.normalize('NFKC', s)
 
 # %% ../nbs/04_nameprep.ipynb 25
-_PROHIBITED_TABLES = (stringprep.in_table_c12, stringprep.in_table_c22, stringprep.in_table_c3,
-                      stringprep.in_table_c4, stringprep.in_table_c5, stringprep.in_table_c6,
-                      stringprep.in_table_c7, stringprep.in_table_c8, stringprep.in_table_c9)
+_PROHIBITED_TABLES = (stringprep.in_table_c12, stringprep.in_table_c22,
+                      stringprep.in_table_c3,
+                      stringprep.in_table_c4, stringprep.in_table_c5,
+                      stringprep.in_table_c6,
+                      stringprep.in_table_c7, stringprep.in_table_c8,
+                      stringprep.in_table_c9)
 
 @lru_cache(maxsize=_CACHED_CODE_POINTS)
 def is_prohibited(c: str) -> bool:
@@ -120,22 +130,26 @@ def is_prohibited(c: str) -> bool:
 
 def prohibit_step(s: str) -> bool:
     "Whether `s` passes Nameprep's Prohibit step (no prohibited character)."
-    return s.isascii() or not any(map(is_prohibited, s))
+    return s.isascii() or not any(map(is_prohibited, set(s)))
 
 # %% ../nbs/04_nameprep.ipynb 28
-# Default bidi class of unassigned code points (Unicode's DerivedBidiClass.txt), where it is not L.
+# Default bidi class of unassigned code points (DerivedBidiClass.txt), where not L.
 # R and AL are merged into R: the check only asks whether a character is one of them.
-_DEFAULT_BIDI = ((0x0590, 0x08FF, 'R'), (0xFB1D, 0xFDCF, 'R'), (0xFDF0, 0xFDFF, 'R'), (0xFE70, 0xFEFF, 'R'),
-                 (0x10800, 0x10FFF, 'R'), (0x1E800, 0x1EFFF, 'R'), (0x20A0, 0x20CF, 'ET'),
-                 (0x2060, 0x206F, 'BN'), (0xFDD0, 0xFDEF, 'BN'), (0xFFF0, 0xFFF8, 'BN'), (0xE0000, 0xE0FFF, 'BN'))
+_DEFAULT_BIDI = ((0x0590, 0x08FF, 'R'), (0xFB1D, 0xFDCF, 'R'), (0xFDF0, 0xFDFF, 'R'),
+                 (0xFE70, 0xFEFF, 'R'),
+                 (0x10800, 0x10FFF, 'R'), (0x1E800, 0x1EFFF, 'R'),
+                 (0x20A0, 0x20CF, 'ET'),
+                 (0x2060, 0x206F, 'BN'), (0xFDD0, 0xFDEF, 'BN'), (0xFFF0, 0xFFF8, 'BN'),
+                 (0xE0000, 0xE0FFF, 'BN'))
 
 @lru_cache(maxsize=_CACHED_CODE_POINTS)
 def bidi_class(c: str) -> str:
-    "Bidi class of `c` in the latest Unicode: `R`, `AL`, `L`, ... (defaults for unassigned code points)."
+    "Bidi class of `c` in the latest Unicode: `R`, `AL`, `L`, ... (defaults included)."
     cls = unicodedata.bidirectional(c)
     if cls: return cls
     cp = ord(c)
-    if cp & 0xFFFE == 0xFFFE: return 'BN'                  # the non-characters U+xxFFFE and U+xxFFFF
+    # The non-characters U+xxFFFE and U+xxFFFF.
+    if cp & 0xFFFE == 0xFFFE: return 'BN'
     return next((cls for lo, hi, cls in _DEFAULT_BIDI if lo <= cp <= hi), 'L')
 
 def is_rtl(c: str) -> bool:
@@ -146,17 +160,18 @@ def is_ltr(c: str) -> bool:
     "Whether `c` is left-to-right (class L) in the latest Unicode."
     return bidi_class(c) == 'L'
 
-_BIDI = {'latest': (is_rtl, is_ltr), '3.2': (stringprep.in_table_d1, stringprep.in_table_d2)}
+_BIDI = {'latest': (is_rtl, is_ltr),
+         '3.2': (stringprep.in_table_d1, stringprep.in_table_d2)}
 
 def bidi_step(s: str, version: str = 'latest') -> bool:
-    "Step 11: whether `s` passes Stringprep's Check bidi (RFC 3454 section 6) in `version`."
+    "Step 11: whether `s` passes Check bidi (RFC 3454 section 6) in Unicode `version`."
     if s.isascii():
         return True                             # ASCII has no R or AL character
     in_rtl, in_ltr = _BIDI[version]
-    rtl = list(map(in_rtl, s))
-    if not any(rtl):
+    chars = set(s)
+    if not any(map(in_rtl, chars)):
         return True
-    return rtl[0] and rtl[-1] and not any(map(in_ltr, s))
+    return in_rtl(s[0]) and in_rtl(s[-1]) and not any(map(in_ltr, chars))
 
 # %% ../nbs/04_nameprep.ipynb 31
 @dataclass(frozen=True)
@@ -165,23 +180,26 @@ class NameprepProfile:
     name: str
     reject_tone_marks: bool     # step 2 (GECKO): U+0340 or U+0341 fails
     swap_corrigendum5: bool     # step 4 (GECKO): Corrigendum 5 sequences swapped
-    remap_unassigned: bool      # steps 6, 8-9 (THIS, GECKO): Map and NFKC again after new characters
-    unicode: str                # step 7: the NFKC's Unicode, 'latest', '4.0' or '3.2'
+    remap_unassigned: bool      # steps 6, 8-9 (THIS, GECKO): Map and NFKC again
+    unicode: str                # step 7: the NFKC's Unicode, 'latest' or '3.2'
     bidi_unicode: str           # step 11: the bidi classes' Unicode, 'latest' or '3.2'
 
-NAMEPREP_THIS = NameprepProfile('THIS', reject_tone_marks=False, swap_corrigendum5=False,
-                                remap_unassigned=True, unicode='latest', bidi_unicode='latest')
-NAMEPREP_CHROME = NameprepProfile('CHROME', reject_tone_marks=False, swap_corrigendum5=False,
-                                  remap_unassigned=False, unicode='3.2', bidi_unicode='latest')
-NAMEPREP_GECKO = NameprepProfile('GECKO', reject_tone_marks=True, swap_corrigendum5=True,
-                                 remap_unassigned=True, unicode='4.0', bidi_unicode='3.2')
+NAMEPREP_THIS = NameprepProfile('THIS', reject_tone_marks=False,
+                                swap_corrigendum5=False, remap_unassigned=True,
+                                unicode='latest', bidi_unicode='latest')
+NAMEPREP_CHROME = NameprepProfile('CHROME', reject_tone_marks=False,
+                                  swap_corrigendum5=False, remap_unassigned=False,
+                                  unicode='3.2', bidi_unicode='latest')
+NAMEPREP_GECKO = NameprepProfile('GECKO', reject_tone_marks=True,
+                                 swap_corrigendum5=True, remap_unassigned=True,
+                                 unicode='latest', bidi_unicode='3.2')
 NAMEPREP_IE = NameprepProfile('IE', reject_tone_marks=False, swap_corrigendum5=False,
                               remap_unassigned=False, unicode='3.2', bidi_unicode='3.2')
 
 # %% ../nbs/04_nameprep.ipynb 33
 def nameprep(s: str, check_bidi: bool = False,
              profile: NameprepProfile = NAMEPREP_THIS) -> str | None:
-    "The spec's Nameprep of `s` as `profile` does it: the prepared string, or `None` for *fail*."
+    "The spec's Nameprep of `s` as `profile` does it: the string, or `None` for *fail*."
     # The ASCII shortcut (see above).
     if s.isascii():
         return s.lower()
@@ -192,7 +210,7 @@ def nameprep(s: str, check_bidi: bool = False,
     s = map_step(s)
     # Step 4 (GECKO): Corrigendum 5 sequences swapped.
     if profile.swap_corrigendum5:
-        s = swap_corrigendum5(s, profile.unicode)
+        s = swap_corrigendum5(s)
     # Steps 5-6 (THIS, GECKO): has-unassigned.
     unassigned = profile.remap_unassigned and has_unassigned(s)
     # Step 7: NFKC.
