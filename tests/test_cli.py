@@ -127,3 +127,9 @@ def test_compare_table_and_json():
     records = [json.loads(line) for line in r.stdout.decode().splitlines()]
     assert [rec["input"] for rec in records] == ["http://a/", "x"]
     assert records[1]["results"]["this"]["invalid"] is True
+def test_unknown_charset_is_a_usage_error():
+    "A --charset naming no encoding stops before any work: exit status 2 and a message naming it."
+    bad = run(["--charset", "bogus", "http://h/?q"], stdin=b"http://h/\n")
+    assert bad.returncode == 2 and bad.stdout == b""
+    assert b"unknown charset label: 'bogus'" in bad.stderr
+    assert run(["--charset", "utf-7", "http://h/?\u4e00"]).stdout == b"http://h/?%E4%B8%80\n"

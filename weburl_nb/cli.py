@@ -16,6 +16,7 @@ from . import __version__
 from .batch import canonicalize_many, ordered_map
 from .browsers import BROWSERS, compare
 from .canonicalization import canonicalize_parsed_url
+from .encoding import charset_encoding
 from .parsing import parse_url
 from .resolution import resolve_url
 from .serialization import serialize_parsed_url
@@ -36,6 +37,15 @@ def _jobs(text: str) -> int:
     return n
 
 
+def _charset(label: str) -> str:
+    "The value of `--charset`: a label, checked at once (`charset_encoding`'s `LookupError`)."
+    try:
+        charset_encoding(label)
+    except LookupError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return label
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     "The command line of `weburl`."
     p = argparse.ArgumentParser(prog='weburl', description=(
@@ -44,7 +54,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument('urls', nargs='*', metavar='URL',
                    help='URLs to canonicalize (default: read standard input)')
     p.add_argument('--base', metavar='URL', help='resolve every URL against this base URL')
-    p.add_argument('--charset', metavar='NAME',
+    p.add_argument('--charset', type=_charset, metavar='NAME',
                    help='document encoding for queries (WHATWG label, default UTF-8)')
     p.add_argument('--json', action='store_true',
                    help='print one JSON object of components per line')
