@@ -73,6 +73,10 @@ nbtest:  ## run every notebook's examples
 conformance:  ## agreement with the data per mode (THIS, chrome, gecko, ie) and data file: the quoted figures
 	$(PY) tests/conformance.py --all
 
+test-spark:  ## the Spark recipes and tests on local[*] (pip install -e '.[spark]'; Java: apt-get install default-jre-headless)
+	WEBURL_TEST_SPARK=1 $(PY) -m pytest -q -rs tests/test_spark.py
+	nbdev_test --path nbs/12a_frames.ipynb --flags spark
+
 check-sync:  ## weburl_nb/ and README.md equal what nbs/ generates; notebooks are clean
 	$(PY) tools/check_sync.py
 

@@ -24,6 +24,8 @@ dev_requirements = shlex.split(cfg.get('dev_requirements', ''))
 bench_requirements = shlex.split(cfg.get('bench_requirements', ''))
 whatwg_requirements = shlex.split(cfg.get('whatwg_requirements', ''))
 fuzz_requirements = shlex.split(cfg.get('fuzz_requirements', ''))
+scale_requirements = shlex.split(cfg.get('scale_requirements', ''))   # pandas + Dask: tested in make test
+spark_requirements = shlex.split(cfg.get('spark_requirements', ''))   # PySpark: make test-spark (needs Java)
 min_python = cfg['min_python']
 lic = licenses.get(cfg['license'].lower(), (cfg['license'], None))
 
@@ -41,8 +43,9 @@ setuptools.setup(
     include_package_data=True,
     package_data={cfg['lib_name']: ['py.typed', 'gecko_idn.json', 'data/*.zip', 'data/*.md']},
     install_requires=requirements,
-    extras_require={'dev': dev_requirements, 'bench': bench_requirements,
-                    'whatwg': whatwg_requirements, 'fuzz': fuzz_requirements},
+    extras_require={'dev': dev_requirements + scale_requirements, 'bench': bench_requirements,
+                    'whatwg': whatwg_requirements, 'fuzz': fuzz_requirements,
+                    'scale': scale_requirements, 'spark': spark_requirements},
     python_requires='>=' + min_python,
     long_description=open('README.md', encoding='utf-8').read(),
     long_description_content_type='text/markdown',

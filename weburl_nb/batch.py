@@ -11,7 +11,8 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from itertools import repeat
 
-from . import profile_for, url_to_canon_url
+from . import url_to_canon_url
+from .host import profile_for
 
 # %% auto 0
 __all__ = ['canonicalize_many', 'usable_cores', 'ordered_map', 'canonicalize_parallel']
@@ -22,24 +23,18 @@ def _as_list(items: Iterable) -> list | tuple:
     return items if isinstance(items, (list, tuple)) else list(items)
 
 
-def _check_browser(browser: str) -> None:
-    "A `TypeError` or `ValueError` (naming the choices) for a wrong *browser*."
-    profile_for(browser)
-
-
 def canonicalize_many(
     urls: Iterable[str],  # the URLs or links, each a `str`
     base: str | Iterable[str | None] | None = None,  # one base, one per URL, or None
     charset: str | None = None,  # document encoding for queries (WHATWG label)
     browser: str = 'this',  # whose behaviour to follow
 ) -> list[str | None]:  # the canonical URLs in input order, None where invalid
-    "`[url_to_canon_url(u, base, charset, browser) for u in urls]`; *base* may vary."
+    "`[url_to_canon_url(u, base, charset, browser) for u in urls]`; *base* per URL if iterable."
     if isinstance(urls, (str, bytes)):
         raise TypeError('canonicalize_many() wants an iterable of URLs, not one URL')
-    _check_browser(browser)
+    profile_for(browser)                              # an unknown browser fails at once
     if base is None or isinstance(base, str):
-        return list(map(url_to_canon_url, urls, repeat(base), repeat(charset),
-                        repeat(browser)))
+        return list(map(url_to_canon_url, urls, repeat(base), repeat(charset), repeat(browser)))
     urls, base = _as_list(urls), _as_list(base)
     if len(base) != len(urls):
         raise ValueError(f'{len(base)} bases for {len(urls)} URLs')
@@ -107,6 +102,6 @@ def canonicalize_parallel(
     "`canonicalize_many` over *n_workers* processes, in chunks of *chunk_size* URLs."
     if isinstance(urls, (str, bytes)):
         raise TypeError('canonicalize_parallel() wants an iterable of URLs, not one URL')
-    _check_browser(browser)
+    profile_for(browser)
     jobs = ((u, b, charset, browser) for u, b in _chunked(urls, base, chunk_size))
     return [c for chunk in ordered_map(_many, jobs, n_workers) for c in chunk]

@@ -1,0 +1,64 @@
+"""weburl_nb.frames on Spark (`make test-spark`): a pandas_udf and mapInPandas on local[*].
+
+Needs the `spark` extra and Java (Debian: `apt-get install default-jre-headless`). Skipped, with the
+reason shown by `pytest -rs`, where either is missing or outside `make test-spark`.
+"""
+import os
+import shutil
+
+import pytest
+
+from weburl_nb.batch import canonicalize_many
+from weburl_nb.frames import canonical_url, canonicalize_series
+
+if not os.environ.get("WEBURL_TEST_SPARK"):
+    pytest.skip("Spark tests run with `make test-spark`", allow_module_level=True)
+if shutil.which("java") is None:
+    pytest.skip("no Java: install it (Debian: apt-get install default-jre-headless) for the Spark tests",
+                allow_module_level=True)
+pyspark = pytest.importorskip("pyspark", reason="the spark extra is not installed: pip install -e '.[spark]'")
+pd = pytest.importorskip("pandas")
+
+PAIRS = [(f"http://s{i % 5}.test/d/p.html", link) for i, link in
+         enumerate(["../a", "#f", "HTTP://X/./y", "http://[::1/", "?q=ü", "mailto:a@b", None] * 300)]
+
+
+@pytest.fixture(scope="module")
+def spark():
+    from pyspark.sql import SparkSession
+    session = (SparkSession.builder.master("local[2]").appName("weburl-nb-test")
+               .config("spark.ui.enabled", "false").getOrCreate())
+    yield session
+    session.stop()
+
+
+def expected():
+    return [None if link is None else c for (page, link), c in
+            zip(PAIRS, canonicalize_many([l or "" for _, l in PAIRS], [p for p, _ in PAIRS]))]
+
+
+def test_pandas_udf(spark):
+    from pyspark.sql.functions import pandas_udf
+
+    @pandas_udf("string")
+    def canonical(links: pd.Series, pages: pd.Series) -> pd.Series:
+        return canonicalize_series(links, pages)
+
+    frame = spark.createDataFrame(PAIRS, "page string, link string")
+    got = [r.c for r in frame.select(canonical("link", "page").alias("c")).collect()]
+    assert got == expected()
+
+
+def test_map_in_pandas_and_plain_udf(spark):
+    from pyspark.sql.functions import udf
+
+    def add(batches):
+        for b in batches:
+            yield b.assign(canonical=canonicalize_series(b.link, b.page))
+
+    frame = spark.createDataFrame(PAIRS, "page string, link string")
+    got = [r.canonical for r in frame.mapInPandas(add, "page string, link string, canonical string").collect()]
+    assert got == expected()
+    plain = udf(canonical_url, "string")
+    got = [r.c for r in frame.select(plain("link", "page").alias("c")).collect()]
+    assert got == expected()
