@@ -14,6 +14,7 @@ from .serialization import serialize_parsed_url
 from .canonicalization import canonicalize_parsed_url, url_to_canon_url
 from .host import profile_for
 from .browsers import compare
+from .keys import same_resource, surt
 
 __all__ = ['ParsedURL', 'parse_url', 'resolve_url', 'canonicalize_parsed_url', 'serialize_parsed_url',
-           'url_to_canon_url', 'profile_for', 'compare']
+           'url_to_canon_url', 'profile_for', 'compare', 'surt', 'same_resource']
