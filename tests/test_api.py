@@ -12,7 +12,7 @@ from weburl_nb import (ParsedURL, canonicalize_parsed_url, parse_url, resolve_ur
 def test_exported_names():
     assert weburl_nb.__all__ == ['ParsedURL', 'parse_url', 'resolve_url', 'canonicalize_parsed_url',
                                  'serialize_parsed_url', 'url_to_canon_url', 'profile_for',
-                                 'compare']
+                                 'compare', 'surt', 'same_resource']
 
 
 @pytest.mark.parametrize("call, argument", [
@@ -23,6 +23,10 @@ def test_exported_names():
     (lambda: canonicalize_parsed_url("http://a/"), "argument u "),
     (lambda: canonicalize_parsed_url(parse_url("http://a/"), charset=b"utf-8"), "argument charset "),
     (lambda: serialize_parsed_url(("http",)), "argument u "),
+    (lambda: weburl_nb.surt(b"http://a/"), "surt() argument url "),
+    (lambda: weburl_nb.surt("x", base=1), "surt() argument base "),
+    (lambda: weburl_nb.same_resource("http://a/", None), "same_resource() argument url "),
+    (lambda: weburl_nb.same_resource("http://a/", "b", charset=1), "same_resource() argument charset "),
     (lambda: url_to_canon_url(b"http://a/"), "argument url "),
     (lambda: url_to_canon_url("a", base=parse_url("http://a/")), "argument base "),
     (lambda: url_to_canon_url("http://a/", browser=None), "argument browser "),
@@ -76,6 +80,9 @@ def _every_entry_point(s, base="http://example.com/a/b?c#d", charset=None):
     serialize_parsed_url(parsed)
     serialize_parsed_url(canonicalize_parsed_url(parsed, charset))
     serialize_parsed_url(canonicalize_parsed_url(resolve_url(s, parse_url(base)), charset))
+    str(parsed), parsed.netloc, parsed.hostname, parsed.port_number        # the conveniences
+    weburl_nb.surt(s, base, charset), weburl_nb.surt(s, strip_www=False, with_scheme=True)
+    weburl_nb.same_resource(s, s, base, charset)
 
 
 @pytest.mark.parametrize("s", HOSTILE, ids=range(len(HOSTILE)))
