@@ -213,10 +213,11 @@ def gecko_idn_lists() -> tuple[frozenset, frozenset]:
 def gecko_idn_enabled(labels: list[str], s: str) -> bool:
     "Step 20.1 (GECKO): whether the TLD allows IDNs and `s` has no blacklisted one."
     whitelist, blacklist = gecko_idn_lists()
-    tld = next((label for label in reversed(labels) if label), '')             # 20.1.1
-    if not tld.isascii():                                                      # 20.1.2
+    # Steps 20.1.1-2: the last non-empty label, in its `xn--` form.
+    tld = next((label for label in reversed(labels) if label), '')
+    if not tld.isascii():
         tld = punycode_label(tld) or ''
-    # 20.1.3-4.
+    # Step 20.1.3-4.
     return tld in whitelist and not any(c in blacklist for c in s)
 
 # %% ../nbs/05_host.ipynb 47
@@ -234,7 +235,7 @@ def punycode_label(label: str) -> str | None:
 def label_to_ascii(label: str, profile: HostProfile = THIS,
                    idn_enabled: bool = False) -> str | None:
     "Step 20.2.1: one label, checked and (not ASCII) Punycode-encoded; or `None`."
-    # 20.2.1.1: Nameprep with bidi (only the bidi check is left after step 11).
+    # Step 20.2.1.1: Nameprep with bidi (only the bidi check is left after step 11).
     if profile.nameprep_whole_host:
         if not bidi_step(label, profile.nameprep.bidi_unicode):
             return None
@@ -242,14 +243,14 @@ def label_to_ascii(label: str, profile: HostProfile = THIS,
         label = nameprep(label, True, profile.nameprep)
         if label is None:
             return None
-    # 20.2.1.2: a non-ASCII label.
+    # Step 20.2.1.2: a non-ASCII label.
     if not label.isascii():
         if idn_enabled:
             return label
         if profile.reject_xn_non_ascii and label.startswith('xn--'):
-            return None                         # 20.2.1.2.1.1
-        return punycode_label(label)            # 20.2.1.2.1.2-4
-    # 20.2.1.3: an ASCII label.
+            return None                         # step 20.2.1.2.1.1
+        return punycode_label(label)            # step 20.2.1.2.1.2-4
+    # Step 20.2.1.3: an ASCII label.
     if profile.ascii_label_cut:
         label = label[:profile.ascii_label_cut]
     if profile.reject_empty_label and not label:
@@ -278,21 +279,21 @@ def to_ascii(label: str, profile: NameprepProfile = NAMEPREP_IE) -> str | None:
 
 def ie_round_trip(label: str, profile: NameprepProfile = NAMEPREP_IE) -> str | None:
     "Step 20.2.2 (IE): `label` decoded, if ToASCII gives `xn--` form, or `None`."
-    if not label.isascii():                                    # 20.2.2.1
+    if not label.isascii():                                    # step 20.2.2.1
         label = punycode_label(label)
         if label is None:
             return None
-    p_label = label                                            # 20.2.2.2
+    p_label = label                                            # step 20.2.2.2
     if len(p_label) > 63:
         return None                             # a_label is at most 63 long (see above)
-    if label.startswith('xn--'):                               # 20.2.2.3
+    if label.startswith('xn--'):                               # step 20.2.2.3
         try:
             label = label[4:].encode('ascii').decode('punycode')
         except UnicodeError:
             return None
-    if to_ascii(label, profile) != p_label:                    # 20.2.2.4-5
+    if to_ascii(label, profile) != p_label:                    # step 20.2.2.4-5
         return None
-    return None if '\u3002' in label else label                # 20.2.2.6
+    return None if '\u3002' in label else label                # step 20.2.2.6
 
 # %% ../nbs/05_host.ipynb 56
 def labels_to_ascii(labels: list[str], profile: HostProfile = THIS,
