@@ -33,6 +33,9 @@ OVERRIDDEN = ("canon", "host", "invalid")
 KNOWN = Path(__file__).resolve().parent / "browser_disagreements.tsv"
 UNEXPLAINED = "(no reason written yet)"
 NO_PROFILES = "the code has no browser profiles yet: THIS's steps ran"
+NO_RECORD = ("no record of {0} for this case, so it expects THIS's result; the {0} steps "
+             "give another")
+_MECHANICAL = (UNEXPLAINED, NO_PROFILES)
 # Whether the code takes `browser=`; until it does, a browser run measures THIS's output.
 HAS_PROFILES = "browser" in inspect.signature(canonicalize_parsed_url).parameters
 
@@ -129,7 +132,7 @@ def outcome(case: Case, mode: str = "this") -> list[str]:
 def agreement(mode: str, names: list[str] | None = None) -> dict:
     """Per data file: applicable cases, agreeing cases, cases with a record of `mode`'s own,
     agreeing ones among those, not-applicable cases; and every disagreement (case id -> text)."""
-    table, disagree = {}, {}
+    table, disagree, recorded = {}, {}, set()
     for name in files() if names is None else names:
         row = dict(cases=0, agree=0, recorded=0, recorded_agree=0, na=[])
         for case in load(name):
@@ -140,12 +143,13 @@ def agreement(mode: str, names: list[str] | None = None) -> dict:
             row["cases"] += 1
             row["agree"] += not problems
             if has_record(case, mode):
+                recorded.add(case.id)
                 row["recorded"] += 1
                 row["recorded_agree"] += not problems
             if problems:
                 disagree[case.id] = "; ".join(problems)
         table[name] = row
-    return {"mode": mode, "files": table, "disagreements": disagree}
+    return {"mode": mode, "files": table, "disagreements": disagree, "recorded": recorded}
 
 
 def totals(result: dict) -> dict:
@@ -188,10 +192,10 @@ def record(path: Path = KNOWN) -> dict:
     for mode in BROWSERS:
         results[mode] = res = agreement(mode)
         for cid, text in res["disagreements"].items():
-            default = UNEXPLAINED if HAS_PROFILES else NO_PROFILES
-            reason = old[mode].get(cid, ("", default))[1]
-            if reason == NO_PROFILES and HAS_PROFILES:
-                reason = UNEXPLAINED
+            reason = old[mode].get(cid, ("", UNEXPLAINED))[1]
+            if reason in _MECHANICAL or reason.startswith("no record of"):
+                reason = (NO_PROFILES if not HAS_PROFILES else UNEXPLAINED
+                          if cid in res["recorded"] else NO_RECORD.format(mode.upper()))
             lines.append("\t".join((mode, cid, text, reason)))
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return results

@@ -140,15 +140,21 @@ def _browser_table(res: dict) -> list[str]:
     head = " | ".join(f"{BROWSER_TITLES[m]}: agree / cases" for m in modes)
     lines = [f"| data file | {head} |", "|---|" + "--:|" * len(modes)]
     names = [r["name"] for r in res["files"]]
-    for name in names + ["all"]:
+    split = [n for n in names if any(res["browsers"][m]["files"][n]["agree"]
+                                     != res["browsers"][m]["files"][n]["cases"] for m in modes)]
+    rest = [n for n in names if n not in split]
+    groups = [(n, [n]) for n in split]
+    if rest:
+        groups.append((f"the other {len(rest)} files (every case agrees)", rest))
+    groups.append(("**all files**", names))
+    for title, members in groups:
         cells = []
         for m in modes:
-            files = res["browsers"][m]["files"]
-            rows = list(files.values()) if name == "all" else [files[name]]
+            rows = [res["browsers"][m]["files"][n] for n in members]
             agree, cases = sum(r["agree"] for r in rows), sum(r["cases"] for r in rows)
             cell = f"{agree} / {cases} ({_pct(agree, cases)})" if agree != cases else f"{cases} (all)"
-            cells.append(f"**{cell}**" if name == "all" else cell)
-        lines.append(f"| {'**all files**' if name == 'all' else name} | " + " | ".join(cells) + " |")
+            cells.append(f"**{cell}**" if title == "**all files**" else cell)
+        lines.append(f"| {title} | " + " | ".join(cells) + " |")
     rec = []
     for m in modes:
         rows = res["browsers"][m]["files"].values()
