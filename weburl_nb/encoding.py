@@ -140,6 +140,7 @@ def iso_2022_jp_table() -> dict[int, bytes]:
 
 
 _RUNS = re.compile(rb'(?P<jis>[\xa1-\xfe]+)|(?P<roman>[\x80\x81]+)|(?P<ascii>[\\~]+)|[^\x80-\xff\\~]+')
+_JIS_RUN = re.compile(rb'[\xa1-\xfe]+')
 _SEVEN_BIT = bytes.maketrans(bytes([0x80, 0x81, *range(0xA1, 0xFF)]),
                              bytes([0x5C, 0x7E, *range(0x21, 0x7F)]))
 _SWITCH = {'ascii': b'\x1b(B', 'roman': b'\x1b(J', 'jis': b'\x1b$B'}
@@ -150,8 +151,11 @@ def iso_2022_jp_encoder(table: dict[int, bytes]) -> Callable[[str], bytes]:
     first_pass = table_encoder(table)
 
     def encode(s: str) -> bytes:
+        data = first_pass(s)
+        if b'\x80' not in data and b'\x81' not in data:                       # no Roman
+            return _JIS_RUN.sub(b'\x1b$B\\g<0>\x1b(B', data).translate(_SEVEN_BIT)
         state, out = 'ascii', []
-        for run in _RUNS.finditer(first_pass(s)):
+        for run in _RUNS.finditer(data):
             needs = run.lastgroup or ('ascii' if state == 'jis' else state)
             if needs != state:                                              # steps 5, 6, 9
                 out.append(_SWITCH[needs])
