@@ -27,10 +27,10 @@ def surt_host(host: str, strip_www: bool = True) -> str:
 
 
 def surt(url: str, base: str | None = None, charset: str | None = None, *,
-         strip_www: bool = True, with_scheme: bool = False) -> str | None:
+         strip_www: bool = True, with_scheme: bool = False, browser: str = 'this') -> str | None:
     "The SURT key of `url`'s canonical URL (`com,example)/a?b`); `None` if it has none."
     url, base, charset = _check_arguments('surt', url, base, charset)
-    canon = url_to_canon_url(url, base, charset)
+    canon = url_to_canon_url(url, base, charset, browser)
     if canon is None:
         return None
     u = parse_url(canon)
@@ -41,14 +41,15 @@ def surt(url: str, base: str | None = None, charset: str | None = None, *,
     return f'{u.scheme}://({host},){rest}' if with_scheme else f'{host}){rest}'
 
 # %% ../nbs/15_keys.ipynb 13
-def _resource(name: str, url, base, charset) -> ParsedURL | None:
+def _resource(name: str, url, base, charset, browser: str = 'this') -> ParsedURL | None:
     "The canonical URL of `url` without its fragment, as a `ParsedURL`; `None` if invalid."
     url, base, charset = _check_arguments(name, url, base, charset)
-    canon = url_to_canon_url(url, base, charset)
+    canon = url_to_canon_url(url, base, charset, browser)
     return None if canon is None else parse_url(canon)._replace(fragment=None)
 
 
-def same_resource(a: str, b: str, base: str | None = None, charset: str | None = None) -> bool:
+def same_resource(a: str, b: str, base: str | None = None, charset: str | None = None,
+                  browser: str = 'this') -> bool:
     "Whether `a` and `b` canonicalize to the same URL, fragments aside."
-    ra = _resource('same_resource', a, base, charset)
-    return ra is not None and ra == _resource('same_resource', b, base, charset)
+    ra = _resource('same_resource', a, base, charset, browser)
+    return ra is not None and ra == _resource('same_resource', b, base, charset, browser)
