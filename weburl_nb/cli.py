@@ -17,6 +17,7 @@ from .batch import canonicalize_many, ordered_map
 from .browsers import BROWSERS, compare
 from .canonicalization import canonicalize_parsed_url
 from .encoding import charset_encoding
+from .keys import surt
 from .parsing import parse_url
 from .resolution import resolve_url
 from .serialization import serialize_parsed_url
@@ -62,12 +63,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help='whose steps to follow (default: this, the spec)')
     p.add_argument('--compare', action='store_true',
                    help='show each URL under every profile and today\'s standards')
+    p.add_argument('--surt', action='store_true',
+                   help='print the SURT key (com,example)/a?b) of each canonical URL')
     p.add_argument('-j', '--jobs', type=_jobs, default=1, metavar='N',
                    help='processes to share the work (0: one per core; default 1)')
     p.add_argument('--progress', action=argparse.BooleanOptionalAction, default=None,
                    help='count and rate on standard error (default: when it is a terminal)')
     p.add_argument('--version', action='version', version=f'weburl {__version__}')
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    if args.surt and (args.json or args.compare):
+        p.error('--surt goes with neither --json nor --compare')
+    return args
 
 # %% ../nbs/08_cli.ipynb 7
 def json_line(text: str, parsed_base, charset: str | None,
@@ -92,7 +98,10 @@ def convert_lines(lines: list[str], args: argparse.Namespace) -> tuple[list[str]
         parsed_base = None if args.base is None else parse_url(args.base)
         pairs = [json_line(t, parsed_base, args.charset, args.browser) for t in lines]
         return [line for _, line in pairs], [i for i, (bad, _) in enumerate(pairs) if bad]
-    out = canonicalize_many(lines, args.base, args.charset, args.browser)
+    if args.surt:
+        out = [surt(t, args.base, args.charset, browser=args.browser) for t in lines]
+    else:
+        out = canonicalize_many(lines, args.base, args.charset, args.browser)
     bad = [i for i, canon in enumerate(out) if canon is None] if None in out else []
     for i in bad:
         out[i] = ''                                   # an invalid URL: an empty line
