@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from itertools import repeat
 
 from . import url_to_canon_url
@@ -58,6 +57,7 @@ def ordered_map(
     if n_workers == 0:
         yield from map(fn, items)
         return
+    from concurrent.futures import ProcessPoolExecutor   # here: only a pool pays its import
     n_workers = n_workers or usable_cores()
     limit = in_flight or 2 * n_workers
     with ProcessPoolExecutor(n_workers) as pool:
