@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import html
+import unicodedata
 from dataclasses import dataclass
 
 from .canonicalization import canonicalize_parsed_url
@@ -101,6 +102,17 @@ def idna_outcome(resolved: ParsedURL) -> Outcome:
         return Outcome('idna', invalid=True, note=str(e))
 
 # %% ../nbs/11_browsers.ipynb 18
+_TITLE_MAX = 200
+
+
+def _shown(s: str) -> str:
+    "`s` for a title: marks, format and unprintable characters as escapes; long ones cut."
+    cut = s[:_TITLE_MAX]
+    out = ''.join(c if c.isprintable() and unicodedata.category(c) not in ('Mn', 'Me', 'Cf')
+                  else ascii(c)[1:-1] for c in cut)
+    return out + ('...' if len(s) > _TITLE_MAX else '')
+
+
 def _cell(o: Outcome, field: str) -> str:
     value = getattr(o, field)
     if value is not None:
@@ -157,10 +169,10 @@ class Comparison:
         def line(mark, r):
             cells = (f'{r[i]:<{w[i]}}' for i in range(3))
             return (f'{mark} ' + '  '.join(cells) + f'  {r[3]}').rstrip()
-        title = f'compare({self.url!r}'
+        title = f"compare('{_shown(self.url)}'"
         for name in ('base', 'charset'):
             if getattr(self, name) is not None:
-                title += f', {name}={getattr(self, name)!r}'
+                title += f", {name}='{_shown(getattr(self, name))}'"
         out = [title + ')', line(' ', head)]
         out += [line('*' if r[4] else ' ', r) for r in rows]
         if any(r[4] for r in rows):
@@ -176,9 +188,9 @@ class Comparison:
             f'<tr{shade if d else ""}><th style="text-align:left">{e(label)}</th>'
             f'<td><code>{e(url)}</code></td><td><code>{e(host)}</code></td>'
             f'<td>{e(note)}</td></tr>' for label, url, host, note, d in self._rows())
-        caption = f'<code>{e(repr(self.url))}</code>'
+        caption = f'<code>{e(_shown(self.url))}</code>'
         if self.base is not None:
-            caption += f' against <code>{e(repr(self.base))}</code>'
+            caption += f' against <code>{e(_shown(self.base))}</code>'
         head = ''.join(f'<th>{h}</th>' for h in ('', 'canonical URL', 'host', 'note'))
         return (f'<table class="weburl-compare"><caption>{caption}'
                 '<br><small>shaded: differs from THIS</small></caption>'
