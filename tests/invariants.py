@@ -9,7 +9,7 @@
 """
 from __future__ import annotations
 
-from weburl_nb.canonicalization import url_to_canon_url, url_to_canon_url_steps
+from weburl_nb.entry import url_to_canon_url, url_to_canon_url_steps
 from weburl_nb.encoding import labels
 
 # no label (UTF-8), the name of every encoding of the Standard, and a few other spellings of labels

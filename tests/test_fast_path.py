@@ -9,7 +9,7 @@ import pytest
 
 from datfile import data_dir, files, load
 
-from weburl_nb.canonicalization import url_to_canon_url, url_to_canon_url_steps
+from weburl_nb.entry import url_to_canon_url, url_to_canon_url_steps
 
 BENCH = Path(os.environ.get("WEBURL_BENCHDATA") or Path(__file__).resolve().parents[2] / "shared" / "bench")
 
@@ -55,7 +55,7 @@ def test_bench_corpora():
 
 def test_base_info_parse():
     "The cached parse of a base equals `parse_url`, also when the regular expression built it."
-    from weburl_nb.canonicalization import _base_info
+    from weburl_nb.shortcuts import _base_info
     from weburl_nb.parsing import parse_url
     texts = {"http://a/b", "HTTPS://Ex.com?q#f", "ws://h", "ftp://h//x/../y"}
     if data_dir().is_dir():

@@ -4,7 +4,7 @@ promises for arbitrary strings)."""
 import subprocess
 import sys
 
-from weburl_nb.canonicalization import url_to_canon_url, url_to_canon_url_steps
+from weburl_nb.entry import url_to_canon_url, url_to_canon_url_steps
 
 
 def both(url, base=None, charset=None):

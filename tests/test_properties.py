@@ -7,7 +7,7 @@ bases and charsets. The default profile `quick` runs a few seconds; for a long r
 from hypothesis import given, strategies as st
 
 from invariants import CHARSETS, check
-from weburl_nb.canonicalization import url_to_canon_url, url_to_canon_url_steps
+from weburl_nb.entry import url_to_canon_url, url_to_canon_url_steps
 
 # any code point, lone surrogates and noncharacters included
 any_text = st.text(st.characters(blacklist_categories=()), max_size=40)

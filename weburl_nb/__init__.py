@@ -11,7 +11,8 @@ __version__ = "0.1.0"
 from .parsing import ParsedURL, parse_url
 from .resolution import resolve_url
 from .serialization import serialize_parsed_url
-from .canonicalization import canonicalize_parsed_url, url_to_canon_url
+from .canonicalization import canonicalize_parsed_url
+from .entry import url_to_canon_url
 from .host import profile_for
 from .browsers import compare
 from .keys import same_resource, surt
