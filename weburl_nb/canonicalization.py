@@ -286,8 +286,8 @@ def _port_failure(port: str) -> str:
 
 # %% ../nbs/06_canonicalization.ipynb 38
 def __getattr__(name: str):
-    "`url_to_canon_url` and `url_to_canon_url_steps` moved to `weburl_nb.entry`; old imports still find them."
-    if name in ('url_to_canon_url', 'url_to_canon_url_steps'):
+    "The entry point (`url_to_canon_url`, its steps and its argument check) moved to `weburl_nb.entry`."
+    if name in ('url_to_canon_url', 'url_to_canon_url_steps', '_check_arguments'):
         from weburl_nb import entry
         return getattr(entry, name)
     raise AttributeError(f'module {__name__!r} has no attribute {name!r}')

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from .canonicalization import _check_arguments, url_to_canon_url
+from .entry import _check_arguments, url_to_canon_url
 from .parsing import ParsedURL, parse_url
 
 # %% auto 0
