@@ -119,3 +119,12 @@ def test_canonical_results_are_idempotent_on_random_urls():
         canon = url_to_canon_url(url)
         if canon is not None:
             assert url_to_canon_url(canon) == canon, (url, canon)
+
+
+@pytest.mark.parametrize("s", HOSTILE, ids=range(len(HOSTILE)))
+def test_compare_on_hostile_inputs_never_raises(s):
+    "Every row of `compare` (profiles, ada-url when installed, idna) and its three forms."
+    import json
+    for c in (weburl_nb.compare(s), weburl_nb.compare("x", s, "shift_jis")):
+        str(c), c._repr_html_(), json.dumps(c.as_dict())
+        assert [o.name for o in c.outcomes] == ["this", "chrome", "gecko", "ie", "whatwg", "idna"]
