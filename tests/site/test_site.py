@@ -122,7 +122,16 @@ const res = Array.from(document.querySelectorAll('script[src], img[src], link[hr
 const h1 = document.querySelector('article h1, h1');
 return {hrefs: hrefs, resources: res, h1: h1 ? h1.innerText : null, text: document.body.innerText,
         errors: Array.from(document.querySelectorAll('.output.traceback, .output.error')).map(e => e.innerText.slice(0, 300)),
-        tables: document.querySelectorAll('article table').length};
+        tables: document.querySelectorAll('article table').length,
+        prose: (() => { const a = document.querySelector('article');
+                        if (!a) return '';
+                        const c = a.cloneNode(true);
+                        c.querySelectorAll('pre, code, .highlight, .cell_output').forEach(e => e.remove());
+                        return c.textContent; })(),
+        signatures: Array.from(document.querySelectorAll('.tag_showdoc pre')).map(e => e.textContent),
+        overflow: Array.from(document.querySelectorAll('article pre'))
+            .filter(e => e.scrollWidth > e.clientWidth + 2)
+            .map(e => e.textContent.split('\\n').find(l => l.length > 60) || e.textContent.slice(0, 80))};
 """
 
 
@@ -148,6 +157,7 @@ def site(server, browser):
     for i, href in enumerate(nav):
         browser.get(server)
         link = browser.find_elements(By.CSS_SELECTOR, ".sidebar-tree a.reference")[i]
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)  # a long sidebar
         link.click()
         name = Path(urlsplit(browser.current_url).path).stem or "index"
         visited[name] = _visit(browser, browser.current_url)
@@ -160,7 +170,9 @@ def test_index_links_every_page(site):
     linked = {Path(urlsplit(h).path).name for h in site["nav"]}
     want = {p.html for p in PAGES[1:]}
     assert want <= linked, f"pages missing from the index's navigation: {sorted(want - linked)}"
-    assert [Path(urlsplit(h).path).stem for h in site["nav"]][:len(PAGES) - 1] == [p.name for p in PAGES[1:]], \
+    stems = [Path(urlsplit(h).path).stem or "index" for h in site["nav"]]
+    assert stems[0] == "index", "the navigation does not start with Home (the index)"
+    assert stems[1:len(PAGES)] == [p.name for p in PAGES[1:]], \
         "the navigation is not in the order of nbs/sidebar.yml"
 
 
@@ -199,6 +211,44 @@ def test_page(site, page):
 def test_examples_ran_without_error(site, page):
     facts = site["pages"].get(page.name) or {"errors": []}
     assert not facts["errors"], f"{page.html} shows Python errors: {facts['errors']}"
+
+
+# The spec writes variables as /s/ and values as |host|; on the site they read as italics and code.
+_RAW_NOTATION = re.compile(r"(?<![\w/.:~%#=-])/[A-Za-z][\w-]*/(?![\w/.])|\|[A-Za-z][\w-]*\|")
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if p.source], ids=[p.name for p in PAGES if p.source])
+def test_no_raw_spec_notation(site, page):
+    "Prose (code left out) has no raw `/s/` or `|host|`: variables are in italics, values in code."
+    facts = site["pages"].get(page.name) or {"prose": ""}
+    raw = sorted(set(_RAW_NOTATION.findall(facts["prose"])))
+    assert not raw, f"{page.html} shows the spec's raw notation: {raw[:10]}"
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if p.source], ids=[p.name for p in PAGES if p.source])
+def test_signature_boxes_are_clean(site, page):
+    "Signature boxes show real types and short defaults: no ForwardRef, no module paths, no dumped objects."
+    bad = []
+    for sig in (site["pages"].get(page.name) or {"signatures": []})["signatures"]:
+        flat = " ".join(sig.split())
+        for pattern in (r"ForwardRef", r"__main__\.", r"weburl_nb\.\w+\.", r"=\s*[A-Z]\w*\("):
+            if re.search(pattern, flat):
+                bad.append(f"{pattern}: {flat[:100]}")
+    assert not bad, f"{page.html}: signature boxes: {bad[:5]}"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
+def test_no_code_cut_off(site, page):
+    "No block of code or output is wider than the content column (a line would hide behind a scroll bar)."
+    facts = site["pages"].get(page.name) or {"overflow": []}
+    assert not facts["overflow"], f"{page.html}: code wider than the column: {facts['overflow'][:3]}"
+
+
+def test_footer_and_home(site):
+    "The footer names the copyright holder and the licence; the sidebar starts with Home."
+    text = site["pages"]["index"]["text"]
+    assert "Copyright" in text and "Apache License" in text, "the footer lacks its copyright or licence"
+    assert Path(urlsplit(site["nav"][0]).path).name in ("", "index.html"), "the sidebar does not start with Home"
 
 
 def test_conformance_page_has_figures(site):

@@ -53,8 +53,8 @@ def _page(job: tuple[str, str, dict, str]) -> tuple[str, list[str], float]:
 
 
 def _toctree(pages: list[siteconf.Page]) -> str:
-    "The navigation: every page after the index, in reading order (Furo shows it as the sidebar)."
-    entries = "\n".join(p.name for p in pages[1:])
+    "The navigation: Home (the index itself), then every page in reading order (Furo's sidebar)."
+    entries = "\n".join(["Home <self>"] + [p.name for p in pages[1:]])
     return f"```{{toctree}}\n:hidden:\n:maxdepth: 2\n\n{entries}\n```\n"
 
 

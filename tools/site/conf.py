@@ -7,6 +7,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import siteconf  # noqa: E402
 
 project = html_title = siteconf.title()
+# The footer: copyright and licence from settings.ini (the package's metadata), and where pages come from.
+copyright = siteconf.footer()
 html_short_title = project
 extensions = ["myst_nb"]
 root_doc = "index"

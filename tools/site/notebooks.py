@@ -24,7 +24,9 @@ _DIRECTIVE = re.compile(r"^\s*#\s*\|.*(\n|$)", re.MULTILINE)
 _LINK = re.compile(r"(\]\(|href=[\"'])(?:\./)?(\d+[a-z]?_)?([\w-]+)\.(ipynb|html)(#[^)\"'\s]*)?")
 _SOURCE_LINK = re.compile(r"\[source\]\([^)]*\)(\{[^}]*\})?\n*")
 _RULE = re.compile(r"\A---\n+")
-SETUP = "from nbdev.showdoc import show_doc"
+HERE = Path(__file__).resolve().parent
+# The hidden first cell of every page: nbdev's show_doc, with the signature boxes of signatures.py.
+SETUP = f"import sys\nsys.path.insert(0, {str(HERE)!r})\nimport signatures\nfrom nbdev.showdoc import show_doc"
 
 
 def _tag(cell, *tags):

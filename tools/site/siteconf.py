@@ -57,6 +57,17 @@ def description() -> str:
     return str(quarto().get("description") or "")
 
 
+def footer() -> str:
+    "The footer line: copyright holder and licence (settings.ini), and how the pages are made."
+    import configparser
+    cfg = configparser.ConfigParser(delimiters=["="], interpolation=configparser.BasicInterpolation())
+    cfg.read(ROOT / "settings.ini", encoding="utf-8")
+    d = cfg["DEFAULT"]
+    licence = {"apache2": "Apache License 2.0", "mit": "MIT License"}.get(d.get("license", ""), d.get("license", ""))
+    return (f"{d.get('copyright', '')}. Code under the {licence}. Every page is generated from a notebook "
+            f"in nbs/ (nbdev, Sphinx, MyST-NB)")
+
+
 def _entries(contents) -> list[str]:
     "File names of a Quarto sidebar `contents` list (strings, `href`/`file` entries, nested sections)."
     out = []
