@@ -30,7 +30,7 @@ class EncodeSet:
         self.table = {b: f'%{b:02X}' for b in self.octets}
         safe = ''.join(chr(b) for b in range(0x80) if b not in self.octets)
         self.all_safe = re.compile(f'[{re.escape(safe)}]*' if safe else '').fullmatch
-        self.leaves_ascii = self.octets >= {0x1B, *range(0x80, 0x100)}   # step 8 below
+        self.leaves_ascii = self.octets >= {0x1B, *range(0x80, 0x100)}   # see step 8
 
     @classmethod
     def all_except(cls, safe: str) -> 'EncodeSet':
@@ -48,13 +48,14 @@ def percent_encode(s: str, encoding: str | None, octets: EncodeSet) -> str:
     "The steps to percent-encode a string: encode `s` in `encoding`, escape the `octets`, decode again."
     if octets.all_safe(s) is not None:
         return s
-    encode = _UTF8 if encoding is None else encoder_for(encoding)             # step 3
-    escaped = encode(s).decode('latin-1').translate(octets.table)             # steps 5-7
+    encode = _UTF8 if encoding is None else encoder_for(encoding)           # step 3
+    escaped = encode(s).decode('latin-1').translate(octets.table)           # steps 5-7
     if escaped.isascii() and (octets.leaves_ascii or encode is _UTF8):
-        return escaped                                                        # step 8: no change
-    if encode is not _UTF8:                                                   # departure: see the note
-        raise ValueError(f'percent_encode in {encoding!r} needs a set escaping bytes 0x80-0xFF and ESC')
-    return escaped.encode('latin-1').decode('utf-8', 'replace')               # step 8
+        return escaped                                                      # step 8: same
+    if encode is not _UTF8:                                 # departure: no legacy decoders
+        raise ValueError(f'percent_encode in {encoding!r} needs a set escaping '
+                         'bytes 0x80-0xFF and ESC')
+    return escaped.encode('latin-1').decode('utf-8', 'replace')             # step 8
 
 # %% ../nbs/06_canonicalization.ipynb 10
 USERINFO_OCTETS = EncodeSet.all_except(UNRESERVED + "!$%&'()*+,")
@@ -248,7 +249,7 @@ def canonicalize_parsed_url(u: ParsedURL, charset: str | None = None, browser: s
         raise TypeError(f'canonicalize_parsed_url() argument charset must be str or None, not {type(charset).__name__}')
     charset, profile = _plain(charset), profile_for(browser)
     if charset is not None:
-        encoder_for(charset)                    # LookupError for a label that names no encoding
+        encoder_for(charset)                # LookupError for a label naming no encoding
     if u.invalid:                                                                       # C1
         return u
     trace = trace_for('canon')

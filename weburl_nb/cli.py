@@ -39,7 +39,7 @@ def _jobs(text: str) -> int:
 
 
 def _charset(label: str) -> str:
-    "The value of `--charset`: a label, checked at once (`charset_encoding`'s `LookupError`)."
+    "The value of `--charset`: a label, checked at once (`charset_encoding`)."
     try:
         charset_encoding(label)
     except LookupError as e:

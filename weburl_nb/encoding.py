@@ -35,7 +35,7 @@ def _member(name: str) -> bytes:
 
 @lru_cache(maxsize=None)
 def index(name: str) -> array:
-    "Index `name` (e.g. `'jis0208'`): the code point of each pointer, 0 where there is none."
+    "Index `name` (e.g. `'jis0208'`): each pointer's code point, 0 where there is none."
     points = array('I')
     points.frombytes(_member(f'index-{name}.u32'))
     if sys.byteorder != 'little':
@@ -54,13 +54,13 @@ def labels() -> dict[str, str]:
 
 
 def get_encoding(label: str) -> str | None:
-    "The Standard's *get an encoding*: the name of the encoding `label` names, or `None`."
+    "The Standard's *get an encoding*: the name of the encoding of `label`, or `None`."
     key = label.strip(ASCII_WHITESPACE)
     return labels().get(key.lower()) if key.isascii() else None
 
 # %% ../nbs/05a_encodings.ipynb 11
 def index_pointers(name: str, skip: range = range(0)) -> dict[int, int]:
-    "The *index pointer* of every code point of index `name`: its first pointer not in `skip`."
+    "The *index pointer* of each code point of index `name`: its first outside `skip`."
     points = index(name)
     first = {points[p]: p for p in reversed(range(len(points))) if p not in skip}
     first.pop(0, None)
@@ -70,8 +70,8 @@ def index_pointers(name: str, skip: range = range(0)) -> dict[int, int]:
 ASCII = {c: bytes([c]) for c in range(0x80)}
 
 
-def table_encoder(table: dict[int, bytes], errors: str = 'replace') -> Callable[[str], bytes]:
-    "An encoder running `table` over a string; what it lacks goes to the handler `errors`."
+def table_encoder(table: dict[int, bytes], errors: str = 'replace') -> Callable:
+    "An encoder running `table` over a string; what it lacks goes to handler `errors`."
     def encode(s: str) -> bytes:
         return codecs.charmap_encode(s, errors, table)[0]
     return encode
@@ -86,7 +86,8 @@ def single_byte_table(name: str) -> dict[int, bytes]:
 # %% ../nbs/05a_encodings.ipynb 20
 def x_user_defined_table() -> dict[int, bytes]:
     "The x-user-defined encoder as a table: ASCII, and U+F780-U+F7FF as 0x80-0xFF."
-    return {**ASCII, **{cp: bytes([cp - 0xF780 + 0x80]) for cp in range(0xF780, 0xF800)}}
+    private = {cp: bytes([cp - 0xF780 + 0x80]) for cp in range(0xF780, 0xF800)}
+    return {**ASCII, **private}
 
 # %% ../nbs/05a_encodings.ipynb 23
 def _shift_jis_bytes(pointer: int) -> bytes:
@@ -99,12 +100,13 @@ def _shift_jis_bytes(pointer: int) -> bytes:
 
 def shift_jis_table() -> dict[int, bytes]:
     "The Shift_JIS encoder as a table."
-    pointers = index_pointers('jis0208', skip=range(8272, 8836))             # step 6
-    table = {cp: _shift_jis_bytes(p) for cp, p in pointers.items()}        # steps 8-10
-    table.update(ASCII)                                                     # step 1
-    table.update({0x80: b'\x80', 0xA5: b'\x5c', 0x203E: b'\x7e'})            # steps 1-3
-    table.update({cp: bytes([cp - 0xFF61 + 0xA1]) for cp in range(0xFF61, 0xFFA0)})
-    table[0x2212] = table[0xFF0D]                                           # step 5
+    pointers = index_pointers('jis0208', skip=range(8272, 8836))        # step 6
+    table = {cp: _shift_jis_bytes(p) for cp, p in pointers.items()}     # steps 8-10
+    table.update(ASCII)                                                 # step 1
+    table.update({0x80: b'\x80', 0xA5: b'\x5c', 0x203E: b'\x7e'})       # steps 1-3
+    kana = range(0xFF61, 0xFFA0)
+    table.update({cp: bytes([cp - 0xFF61 + 0xA1]) for cp in kana})      # step 4
+    table[0x2212] = table[0xFF0D]                                       # step 5
     return table
 
 # %% ../nbs/05a_encodings.ipynb 26
@@ -116,30 +118,32 @@ def _jis_pair(pointer: int) -> bytes:
 
 def euc_jp_table() -> dict[int, bytes]:
     "The EUC-JP encoder as a table."
-    pointers = index_pointers('jis0208')                                    # step 6
-    table = {cp: _jis_pair(p) for cp, p in pointers.items()}                # step 8
-    table.update(ASCII)                                                     # step 1
-    table.update({0xA5: b'\x5c', 0x203E: b'\x7e'})                          # steps 2-3
-    table.update({cp: bytes([0x8E, cp - 0xFF61 + 0xA1]) for cp in range(0xFF61, 0xFFA0)})
-    table[0x2212] = table[0xFF0D]                                           # step 5
+    pointers = index_pointers('jis0208')                                # step 6
+    table = {cp: _jis_pair(p) for cp, p in pointers.items()}            # step 8
+    table.update(ASCII)                                                 # step 1
+    table.update({0xA5: b'\x5c', 0x203E: b'\x7e'})                      # steps 2-3
+    kana = range(0xFF61, 0xFFA0)
+    table.update({cp: bytes([0x8E, cp - 0xFF61 + 0xA1]) for cp in kana})       # step 4
+    table[0x2212] = table[0xFF0D]                                       # step 5
     return table
 
 # %% ../nbs/05a_encodings.ipynb 29
 def iso_2022_jp_table() -> dict[int, bytes]:
-    "The first pass of the ISO-2022-JP encoder: each character in the form its state needs."
+    "The first pass of the ISO-2022-JP encoder: each character as its state writes it."
     pointers = index_pointers('jis0208')
-    table = {cp: _jis_pair(p) for cp, p in pointers.items()}                # step 8
-    table[0x2212] = table[0xFF0D]                                           # step 7
+    table = {cp: _jis_pair(p) for cp, p in pointers.items()}            # step 8
+    table[0x2212] = table[0xFF0D]                                       # step 7
     katakana = index('iso-2022-jp-katakana')
     table.update({0xFF61 + i: table[cp] for i, cp in enumerate(katakana)})  # step 7
-    table.update(ASCII)                                                     # steps 3, 5
-    for c in (0x0E, 0x0F, 0x1B):                                            # step 2
+    table.update(ASCII)                                                 # steps 3, 5
+    for c in (0x0E, 0x0F, 0x1B):                                        # step 2
         del table[c]
-    table.update({0xA5: b'\x80', 0x203E: b'\x81'})                          # steps 4, 6
+    table.update({0xA5: b'\x80', 0x203E: b'\x81'})                      # steps 4, 6
     return table
 
 
-_RUNS = re.compile(rb'(?P<jis>[\xa1-\xfe]+)|(?P<roman>[\x80\x81]+)|(?P<ascii>[\\~]+)|[^\x80-\xff\\~]+')
+_RUNS = re.compile(rb'(?P<jis>[\xa1-\xfe]+)|(?P<roman>[\x80\x81]+)'
+                   rb'|(?P<ascii>[\\~]+)|[^\x80-\xff\\~]+')
 _JIS_RUN = re.compile(rb'[\xa1-\xfe]+')
 _SEVEN_BIT = bytes.maketrans(bytes([0x80, 0x81, *range(0xA1, 0xFF)]),
                              bytes([0x5C, 0x7E, *range(0x21, 0x7F)]))
@@ -157,11 +161,11 @@ def iso_2022_jp_encoder(table: dict[int, bytes]) -> Callable[[str], bytes]:
         state, out = 'ascii', []
         for run in _RUNS.finditer(data):
             needs = run.lastgroup or ('ascii' if state == 'jis' else state)
-            if needs != state:                                              # steps 5, 6, 9
+            if needs != state:                                          # steps 5, 6, 9
                 out.append(_SWITCH[needs])
                 state = needs
             out.append(run.group())
-        if state != 'ascii':                                                # step 1
+        if state != 'ascii':                                            # step 1
             out.append(_SWITCH['ascii'])
         return b''.join(out).translate(_SEVEN_BIT)
     return encode
@@ -170,7 +174,8 @@ def iso_2022_jp_encoder(table: dict[int, bytes]) -> Callable[[str], bytes]:
 def euc_kr_table() -> dict[int, bytes]:
     "The EUC-KR encoder as a table."
     pointers = index_pointers('euc-kr')
-    return {**ASCII, **{cp: bytes([p // 190 + 0x81, p % 190 + 0x41]) for cp, p in pointers.items()}}
+    pairs = {cp: bytes([p // 190 + 0x81, p % 190 + 0x41]) for cp, p in pointers.items()}
+    return {**ASCII, **pairs}
 
 # %% ../nbs/05a_encodings.ipynb 35
 BIG5_LAST_POINTER = (0x2550, 0x255E, 0x2561, 0x256A, 0x5341, 0x5345)
@@ -186,7 +191,7 @@ def big5_table() -> dict[int, bytes]:
     "The Big5 encoder as a table."
     points, start = index('big5'), (0xA1 - 0x81) * 157
     pointers = index_pointers('big5', skip=range(start))
-    for p in range(start, len(points)):                    # the six: the last pointer wins
+    for p in range(start, len(points)):          # the six: the last pointer wins
         if points[p] in BIG5_LAST_POINTER:
             pointers[points[p]] = p
     return {**ASCII, **{cp: _big5_bytes(p) for cp, p in pointers.items()}}
@@ -203,14 +208,14 @@ GB18030_ENCODE_ONLY = {
 def gb18030_table(is_gbk: bool = False) -> dict[int, bytes]:
     "Steps 1-6 of the gb18030 encoder (GBK's with `is_gbk`) as a table."
     table = {}
-    for cp, p in index_pointers('gb18030').items():                         # step 5
+    for cp, p in index_pointers('gb18030').items():                     # step 5
         lead, trail = divmod(p, 190)
         table[cp] = bytes([lead + 0x81, trail + (0x40 if trail < 0x3F else 0x41)])
-    table.update(GB18030_ENCODE_ONLY)                                       # step 4
+    table.update(GB18030_ENCODE_ONLY)                                   # step 4
     if is_gbk:
-        table[0x20AC] = b'\x80'                                             # step 3
-    table.pop(0xE5E5, None)                                                 # step 2
-    return {**table, **ASCII}                                               # step 1
+        table[0x20AC] = b'\x80'                                         # step 3
+    table.pop(0xE5E5, None)                                             # step 2
+    return {**table, **ASCII}                                           # step 1
 
 # %% ../nbs/05a_encodings.ipynb 39
 @lru_cache(maxsize=1)
@@ -224,7 +229,7 @@ def _gb18030_ranges() -> tuple[list[int], list[int]]:
 
 
 def gb18030_four_bytes(cp: int) -> bytes:
-    "Steps 2, 7-8 of the gb18030 encoder: the four bytes of `cp` (`?` where there are none)."
+    "Steps 2, 7-8 of the gb18030 encoder: the four bytes of `cp` (`?` if it has none)."
     if cp == 0xE5E5 or 0xD800 <= cp <= 0xDFFF:
         return b'?'
     if cp == 0xE7C7:
@@ -258,7 +263,7 @@ _TABLES = {'Shift_JIS': shift_jis_table, 'EUC-JP': euc_jp_table, 'EUC-KR': euc_k
 
 @lru_cache(maxsize=None)
 def encoder(name: str) -> Callable[[str], bytes]:
-    "Steps 5-6 for the encoding called `name`: unrepresentable characters to `?`, encode."
+    "Steps 5-6 in the encoding called `name`: characters it lacks to `?`, then encode."
     if name == 'UTF-8':
         return _encode_utf8
     if name == 'ISO-2022-JP':
@@ -295,10 +300,10 @@ def _charset_encoding(charset: str | None) -> str:
 
 
 def charset_encoding(charset: str | None) -> str:
-    "The name of the encoding a query is written in for `charset`; `LookupError` if none."
+    "The name of the encoding a query is written in for `charset`; else `LookupError`."
     return _charset_encoding(None if charset is None else str.__str__(charset))
 
 
 def encoder_for(charset: str | None) -> Callable[[str], bytes]:
-    "Steps 3, 5 and 6 for the label `charset`: the encoder of its encoding (see `encoder`)."
+    "Steps 3, 5 and 6 for the label `charset`: its encoding's encoder (see `encoder`)."
     return encoder(charset_encoding(charset))
