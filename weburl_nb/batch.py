@@ -28,12 +28,13 @@ def canonicalize_many(
     charset: str | None = None,  # document encoding for queries (WHATWG label)
     browser: str = 'this',  # whose behaviour to follow
 ) -> list[str | None]:  # the canonical URLs in input order, None where invalid
-    "`[url_to_canon_url(u, base, charset, browser) for u in urls]`; *base* per URL if iterable."
+    "`[url_to_canon_url(u, base, charset, browser) for u in urls]`; *base* may vary."
     if isinstance(urls, (str, bytes)):
         raise TypeError('canonicalize_many() wants an iterable of URLs, not one URL')
     profile_for(browser)                              # an unknown browser fails at once
     if base is None or isinstance(base, str):
-        return list(map(url_to_canon_url, urls, repeat(base), repeat(charset), repeat(browser)))
+        return list(map(url_to_canon_url, urls, repeat(base), repeat(charset),
+                        repeat(browser)))
     urls, base = _as_list(urls), _as_list(base)
     if len(base) != len(urls):
         raise ValueError(f'{len(base)} bases for {len(urls)} URLs')
@@ -51,13 +52,13 @@ def ordered_map(
     fn: Callable,  # a module-level function (it is pickled to the workers)
     items: Iterable,  # its arguments, one per call, read lazily
     n_workers: int | None = None,  # processes; 0: none (run here), None: all cores
-    in_flight: int | None = None,  # items submitted and not yet yielded (default 2 per worker)
+    in_flight: int | None = None,  # submitted, not yet yielded (default: 2 per worker)
 ) -> Iterator:  # `fn(item)` for each item, in the order of *items*
-    "`map(fn, items)` on *n_workers* processes, in order, with a bounded number pending."
+    "`map(fn, items)` on *n_workers* processes, in order, a bounded number pending."
     if n_workers == 0:
         yield from map(fn, items)
         return
-    from concurrent.futures import ProcessPoolExecutor   # here: only a pool pays its import
+    from concurrent.futures import ProcessPoolExecutor   # only a pool pays its import
     n_workers = n_workers or usable_cores()
     limit = in_flight or 2 * n_workers
     with ProcessPoolExecutor(n_workers) as pool:
@@ -69,7 +70,7 @@ def ordered_map(
                 pending.append(pool.submit(fn, item))
             while pending:
                 yield pending.popleft().result()
-        finally:                          # the consumer stopped early: drop what is queued
+        finally:                          # the consumer stopped early: drop the queue
             for future in pending:
                 future.cancel()
 
@@ -101,7 +102,7 @@ def canonicalize_parallel(
 ) -> list[str | None]:  # the canonical URLs in input order, None where invalid
     "`canonicalize_many` over *n_workers* processes, in chunks of *chunk_size* URLs."
     if isinstance(urls, (str, bytes)):
-        raise TypeError('canonicalize_parallel() wants an iterable of URLs, not one URL')
+        raise TypeError('canonicalize_parallel() wants an iterable of URLs, not a URL')
     profile_for(browser)
     jobs = ((u, b, charset, browser) for u, b in _chunked(urls, base, chunk_size))
     return [c for chunk in ordered_map(_many, jobs, n_workers) for c in chunk]

@@ -68,7 +68,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument('-j', '--jobs', type=_jobs, default=1, metavar='N',
                    help='processes to share the work (0: one per core; default 1)')
     p.add_argument('--progress', action=argparse.BooleanOptionalAction, default=None,
-                   help='count and rate on standard error (default: when it is a terminal)')
+                   help='count and rate on standard error (default: on a terminal)')
     p.add_argument('--version', action='version', version=f'weburl {__version__}')
     args = p.parse_args(argv)
     if args.surt and (args.json or args.compare):
@@ -78,7 +78,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 # %% ../nbs/08_cli.ipynb 7
 def json_line(text: str, parsed_base, charset: str | None,
               browser: str = 'this') -> tuple[bool, str]:
-    "`(invalid, JSON line)` for one input; `parsed_base` None: the input is its own base."
+    "`(invalid, JSON line)` for one input; *parsed_base* None: it is its own base."
     base = parsed_base if parsed_base is not None else parse_url(text)
     url = canonicalize_parsed_url(resolve_url(text, base), charset, browser)
     record = {'input': text, 'url': serialize_parsed_url(url),
@@ -87,7 +87,8 @@ def json_line(text: str, parsed_base, charset: str | None,
     return url.invalid, json.dumps(record, ensure_ascii=False)
 
 
-def convert_lines(lines: list[str], args: argparse.Namespace) -> tuple[list[str], list[int]]:
+def convert_lines(lines: list[str], args: argparse.Namespace
+                  ) -> tuple[list[str], list[int]]:
     "The output line for each input line, and the positions of the invalid inputs."
     if args.compare:
         tables = [compare(text, args.base, args.charset) for text in lines]
@@ -97,7 +98,8 @@ def convert_lines(lines: list[str], args: argparse.Namespace) -> tuple[list[str]
     if args.json:
         parsed_base = None if args.base is None else parse_url(args.base)
         pairs = [json_line(t, parsed_base, args.charset, args.browser) for t in lines]
-        return [line for _, line in pairs], [i for i, (bad, _) in enumerate(pairs) if bad]
+        bad = [i for i, (invalid, _) in enumerate(pairs) if invalid]
+        return [line for _, line in pairs], bad
     if args.surt:
         out = [surt(t, args.base, args.charset, browser=args.browser) for t in lines]
     else:
@@ -112,7 +114,7 @@ CHUNK_BYTES = 1 << 18
 
 
 def read_chunks(stdin, size: int = CHUNK_BYTES) -> Iterator[bytes]:
-    "Blocks of whole lines from binary *stdin*, up to about *size* bytes, without waiting to fill one."
+    "Blocks of whole lines of binary *stdin*, up to about *size* bytes, never waiting."
     read = stdin.read1 if hasattr(stdin, 'read1') else stdin.read
     rest = b''                                        # a line begun in the last read
     while data := read(size):
@@ -127,7 +129,7 @@ def read_chunks(stdin, size: int = CHUNK_BYTES) -> Iterator[bytes]:
 
 
 def convert_block(job: tuple) -> tuple[str, list[tuple[int, str]], int]:
-    "`(output text, [(position, text) of invalid inputs], line count)` for `(block, args)`."
+    "`(output text, [(position, text) of each invalid input], line count)` of a job."
     block, args = job
     if isinstance(block, bytes):
         lines = block.decode('utf-8', 'replace').split('\n')
@@ -141,15 +143,17 @@ def convert_block(job: tuple) -> tuple[str, list[tuple[int, str]], int]:
 
 # %% ../nbs/08_cli.ipynb 14
 class Progress:
-    "Count and rate of lines on *stream*, redrawn in place every *every* s, from *delay* s on."
-    def __init__(self, stream, delay: float = 1.0, every: float = 0.2, clock=time.monotonic):
+    "Count and rate of lines on *stream*, redrawn every *every* s from *delay* s on."
+    def __init__(self, stream, delay: float = 1.0, every: float = 0.2,
+                 clock=time.monotonic):
         self.stream, self.every, self.clock = stream, every, clock
         self.start = clock()
         self.due, self.shown = self.start + delay, False
 
     def text(self, done: int) -> str:
         elapsed = max(self.clock() - self.start, 1e-9)
-        return f'weburl: {done:,} lines in {elapsed:.1f} s, {done / elapsed:,.0f} lines/s'
+        rate = done / elapsed
+        return f'weburl: {done:,} lines in {elapsed:.1f} s, {rate:,.0f} lines/s'
 
     def update(self, done: int) -> None:
         if self.clock() >= self.due:
@@ -159,7 +163,7 @@ class Progress:
 
     def clear(self) -> None:
         if self.shown:
-            self.stream.write('\r\x1b[K')             # room for a message; redrawn next update
+            self.stream.write('\r\x1b[K')     # room for a message; redrawn next update
 
     def close(self, done: int) -> None:
         if self.shown:
@@ -167,7 +171,7 @@ class Progress:
 
 
 def show_progress(args: argparse.Namespace, stderr) -> Progress | None:
-    "A `Progress` if asked for (`--progress`), or by default when *stderr* is a terminal."
+    "A `Progress` if asked for (`--progress`), or by default if *stderr* is a terminal."
     if args.progress is False or (args.progress is None and not _is_terminal(stderr)):
         return None
     return Progress(stderr, delay=0.0 if args.progress else 1.0)
@@ -198,7 +202,7 @@ def main(argv: list[str] | None = None, stdin=None, stdout=None, stderr=None) ->
     stderr = stderr if stderr is not None else sys.stderr
     label, jobs = _work(args, stdin)
     progress = show_progress(args, stderr)
-    n_workers = 0 if args.jobs == 1 else args.jobs or None       # -j 1: here; -j 0: every core
+    n_workers = 0 if args.jobs == 1 else args.jobs or None   # -j 1: here, -j 0: all
     status, done = 0, 0
     try:
         for text, invalid, count in ordered_map(convert_block, jobs, n_workers):
@@ -206,7 +210,8 @@ def main(argv: list[str] | None = None, stdin=None, stdout=None, stderr=None) ->
                 status = 1
                 if progress:
                     progress.clear()
-                stderr.write(''.join(f'weburl: {label} {done + i + 1}: invalid URL: {t!r}\n'
+                stderr.write(''.join(f'weburl: {label} {done + i + 1}: '
+                                     f'invalid URL: {t!r}\n'
                                      for i, t in invalid))
             stdout.write(text)
             stdout.flush()
@@ -215,6 +220,6 @@ def main(argv: list[str] | None = None, stdin=None, stdout=None, stderr=None) ->
                 progress.update(done)
         if progress:
             progress.close(done)
-    except BrokenPipeError:       # the reader went away (`weburl < big | head`): stop quietly
+    except BrokenPipeError:    # the reader went away (`weburl < big | head`): stop
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return status

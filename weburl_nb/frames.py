@@ -14,7 +14,9 @@ __all__ = ['canonical_url', 'canonicalize_series']
 # %% ../nbs/12a_frames.ipynb 5
 def _missing(x) -> bool:
     "A missing table cell: None, a float NaN, or pandas' NA."
-    return x is None or (isinstance(x, float) and x != x) or type(x).__name__ == 'NAType'
+    if isinstance(x, float):
+        return x != x
+    return x is None or type(x).__name__ == 'NAType'
 
 
 def canonical_url(
@@ -23,7 +25,7 @@ def canonical_url(
     charset: str | None = None,  # document encoding for queries (WHATWG label)
     browser: str = 'this',  # whose behaviour to follow
 ) -> str | None:  # the canonical URL; None if the link is invalid or missing
-    "`url_to_canon_url` for one table cell: a missing *url* gives None, a missing *base* none."
+    "`url_to_canon_url` for a table cell: None if *url* is missing; *base* may be."
     if _missing(url):
         return None
     return url_to_canon_url(url, None if _missing(base) else base, charset, browser)
@@ -50,7 +52,7 @@ def canonicalize_series(
     keep = [i for i, u in enumerate(urls) if u is not None]
     if len(keep) == len(urls):
         out = canonicalize_many(urls, bases, charset, browser)
-    else:                                             # holes: canonicalize the links present
+    else:                                   # holes: canonicalize the links present
         out = [None] * len(urls)
         some = bases if one_base else [bases[i] for i in keep]
         for i, canon in zip(keep, canonicalize_many([urls[i] for i in keep], some,
