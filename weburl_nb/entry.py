@@ -11,7 +11,7 @@ from .host import THIS, profile_for
 from .parsing import parse_url
 from .resolution import resolve_url
 from .serialization import serialize_parsed_url
-from .shortcuts import _NOT_FAST, _base_info, _fast_absolute, _fast_relative
+from .shortcuts import _NOT_FAST, _base_info, _fast_absolute, _fast_relative, already_canonical, clean_link
 
 # %% auto 0
 __all__ = ['url_to_canon_url_steps', 'url_to_canon_url']
@@ -43,6 +43,14 @@ def url_to_canon_url_steps(url: str, base: str | None = None, charset: str | Non
 def url_to_canon_url(url: str, base: str | None = None, charset: str | None = None,
                      browser: str = 'this') -> str | None:
     "Resolve `url` against `base` (default: itself), canonicalize in `charset`, serialize; `None` if invalid."
+    if charset is None and browser == 'this' and url.__class__ is str:     # the common call: see above
+        if base is None:
+            if already_canonical(url):
+                return url
+        elif base.__class__ is str:
+            out = clean_link(url, base)
+            if out is not None:
+                return out
     url, base, charset = _check_arguments('url_to_canon_url', url, base, charset)
     if profile_for(browser) is not THIS:        # the shortcuts are THIS's: other browsers take the steps
         return url_to_canon_url_steps(url, base, charset, browser)

@@ -10,6 +10,7 @@ from functools import lru_cache
 
 from .canonicalization import canonicalize_fragment, canonicalize_parsed_url, canonicalize_path
 from .canonicalization import canonicalize_query, canonicalize_scheme, protect_double_slash
+from .canonicalization import FRAGMENT_OCTETS, PATH_OCTETS, QUERY_OCTETS, EncodeSet, _UNRESERVED_HEX
 from .charclasses import NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, preprocess
 from .host import canonicalize_host
 from .parsing import ParsedURL, parse_url
@@ -17,7 +18,7 @@ from .resolution import merge_path, remove_dot_segments
 from .serialization import serialize_parsed_url
 
 # %% auto 0
-__all__ = []
+__all__ = ['PATH_CHAR', 'QUERY_CHAR', 'FRAGMENT_CHAR', 'char_class', 'canonical_url_pattern', 'already_canonical', 'clean_link']
 
 # %% ../nbs/13_shortcuts.ipynb 5
 _NOT_FAST = object()            # "the shortcut does not apply" (None already means "invalid")
@@ -28,6 +29,108 @@ def _no_shortcut_scheme(scheme: str) -> bool:
     return len(scheme) < 2 or scheme == 'file' or scheme in NOT_HIERARCHICAL_SCHEMES
 
 # %% ../nbs/13_shortcuts.ipynb 7
+def char_class(keep) -> str:
+    "A regular-expression class of the printable ASCII characters `c` with `keep(c)`, as ranges."
+    runs = []
+    for b in range(0x21, 0x7F):
+        if keep(chr(b)):
+            if runs and runs[-1][1] == b - 1:
+                runs[-1][1] = b
+            else:
+                runs.append([b, b])
+    return '[' + ''.join(re.escape(chr(a)) + ('' if a == b else '-' + re.escape(chr(b)))
+                         for a, b in runs) + ']'
+
+
+def _kept_by(octets: EncodeSet, separators: str = ''):
+    "Whether a character is one that `octets` leaves alone, other than the `separators`."
+    return lambda c: ord(c) not in octets.octets and c not in separators
+
+
+PATH_CHAR = char_class(_kept_by(PATH_OCTETS, '%/?#\\'))
+QUERY_CHAR = char_class(_kept_by(QUERY_OCTETS, '#'))
+FRAGMENT_CHAR = char_class(_kept_by(FRAGMENT_OCTETS))
+_KEPT_ESCAPE = f"%(?!{'|'.join(sorted(_UNRESERVED_HEX))})[0-9A-Fa-f]{{2}}"    # no unreserved escape
+
+# %% ../nbs/13_shortcuts.ipynb 10
+_PATH = f'[{PATH_CHAR[1:-1]}/]*(?:{_KEPT_ESCAPE}[{PATH_CHAR[1:-1]}/]*)*'
+_TAIL = f'(?:\\?{QUERY_CHAR}*)?(?:#{FRAGMENT_CHAR}*)?'
+_SCHEME = f"(?!(?:{'|'.join(sorted(NOT_HIERARCHICAL_SCHEMES | {'file'}))}):)[a-z0-9+.\\-]{{2,}}"
+_HOST = r'(?:[a-z0-9_~.\-]*\.)?(?!0x)[a-z0-9_~\-]*[a-z_~\-][0-9]*\.?'    # last label: not digits, not 0x
+
+
+def canonical_url_pattern(groups: bool) -> str:
+    "`_CANONICAL_URL`, with groups around `scheme://host`, the path and the query when `groups`."
+    g = (lambda p: f'({p})') if groups else (lambda p: f'(?:{p})')
+    return f'{g(f"{_SCHEME}://{_HOST}")}{g("/" + _PATH)}{g(f"(?:[?]{QUERY_CHAR}*)?")}(?:#{FRAGMENT_CHAR}*)?'
+
+
+_CANONICAL_URL = canonical_url_pattern(groups=True)
+
+
+def _compiled_on_first_use(name: str, pattern: str):
+    "A stand-in for `re.compile(pattern).fullmatch` that compiles on its first call and takes its place."
+    def first_call(s: str):
+        fullmatch = globals()[name] = re.compile(pattern).fullmatch
+        return fullmatch(s)
+    return first_call
+
+
+_canonical_url = _compiled_on_first_use('_canonical_url', _CANONICAL_URL)
+
+
+def already_canonical(url: str) -> bool:
+    "Whether `url` has the already-canonical shape, so that the steps return it unchanged."
+    return _canonical_url(url) is not None and '/.' not in url and '..' not in url
+
+# %% ../nbs/13_shortcuts.ipynb 13
+@lru_cache(maxsize=512)
+def _canonical_base(base: str) -> tuple | None:
+    "For an already-canonical `base`: `(scheme://host, up to the path, up to the query, path, {})`."
+    m = _canonical_url(base)
+    if m is None or '/.' in base or '..' in base:
+        return None
+    p, q = m.end(1), m.end(2)
+    return base[:p], base[:q], base[:m.end(3)], base[p:q], {}
+
+
+_CLEAN_LINK = '|'.join([
+    f'(?P<fragment>#{FRAGMENT_CHAR}*)',
+    f'(?P<query>[?]{QUERY_CHAR}*(?:#{FRAGMENT_CHAR}*)?)',
+    f'(?P<rooted>/(?!/){_PATH}{_TAIL})',
+    f'(?P<up>(?:\\.\\./)+|(?![./?#]|\\Z))(?P<relative>(?![A-Za-z0-9+.\\-]*:)(?![./]){_PATH}{_TAIL})',
+    f'(?P<absolute>{canonical_url_pattern(groups=False)})'])
+_clean_link = _compiled_on_first_use('_clean_link', _CLEAN_LINK)
+
+
+def clean_link(url: str, base: str) -> str | None:
+    "The canonical form of link `url` against `base` when both have the clean shapes above, else `None`."
+    b = _canonical_base(base)
+    if b is None:
+        return None
+    m = _clean_link(url)
+    if m is None:
+        return None
+    kind = m.lastgroup
+    if kind == 'relative':                                                        # 4: step 6
+        up = m.end(4)                                           # the end of the `../` steps
+        if url.find('/.', up) >= 0:
+            return None
+        directory = b[4].get(up)                                # `scheme://host` + the directory
+        if directory is None:
+            directory = b[4][up] = b[0] + b[3].rsplit('/', up // 3 + 1)[0] + '/'
+        return directory + url[up:]
+    if kind == 'fragment':                                                        # 1: step 5
+        return b[2] + url
+    if kind == 'query':                                                           # 2: step 4
+        return b[1] + url
+    if '/.' in url:
+        return None
+    if kind == 'rooted':                                                          # 3: step 3
+        return b[0] + url
+    return url if '..' not in url else None                                       # 5: steps 9-10
+
+# %% ../nbs/13_shortcuts.ipynb 16
 _FAST_URL_RE = re.compile(                                  # classes as printable-ASCII ranges (see above)
     r'([A-Za-z0-9+.\-]+)://'                                   # scheme
     r'([!"$-.0-9;->A-\[\]-~]+)'                                # host: no / \ ? # @ : (no user-info, no port)
@@ -62,7 +165,7 @@ def _fast_absolute(url: str, charset: str | None):
         out += '#' + canon_fragment
     return out
 
-# %% ../nbs/13_shortcuts.ipynb 10
+# %% ../nbs/13_shortcuts.ipynb 19
 _SCHEME_OR_AUTHORITY_RE = re.compile(r'[A-Za-z0-9+.\-]+:|[/\\]{2}')
 
 
@@ -81,6 +184,14 @@ def _split_link(s: str) -> tuple[str, str | None, str | None]:
 @lru_cache(maxsize=512)
 def _base_info(base: str) -> tuple:
     "`(parsed base, canonical prefix, canonical scheme, clean directory)`, computed once per base string."
+    c = _canonical_base(base)
+    if c is not None:                                                   # already canonical: split, not parsed
+        prefix, _, _, path, _ = c
+        scheme, host = prefix.split('://')
+        query = c[2][len(c[1]) + 1:] if len(c[2]) > len(c[1]) else None
+        fragment = base[len(c[2]) + 1:] if len(base) > len(c[2]) else None
+        b = ParsedURL(scheme, host=host, path=path, query=query, fragment=fragment, hierarchical=True)
+        return b, prefix, scheme, path[:path.rfind('/') + 1]
     m = _FAST_URL_RE.fullmatch(base)
     if m is not None and not _no_shortcut_scheme(m.group(1).lower()):     # the first shortcut's shape
         scheme_text, host, path, query, fragment = m.groups()
