@@ -4,6 +4,7 @@ promises for arbitrary strings)."""
 import subprocess
 import sys
 
+from invariants import check
 from weburl_nb.entry import url_to_canon_url, url_to_canon_url_steps
 
 
@@ -105,3 +106,13 @@ def test_unhashable_str_subclass_as_charset_or_base():
         assert f("?ü", Unhashable("http://h/"), Unhashable("latin1")) == "http://h/?%FC"
         assert f(Unhashable("x?ü"), Unhashable("http://h/"), Unhashable("utf-8")) == "http://h/x?%C3%BC"
     assert canonicalize_parsed_url(parse_url("http://h/?ü"), Unhashable("latin1")).query == "%FC"
+
+
+def test_long_localhost_chain_in_file_path():
+    "Fuzzing find: C9 stopped after 16 rounds in a chain of `///localhost`, leaving a non-canonical URL."
+    assert fixed_point("file://localhost" + "///localhost" * 40 + "/x") == "file:///x"
+    assert fixed_point("file://localhost" + "///LOCALHOST///%6Cocalhost" * 20 + "///c|/y") == "file:///c:/y"
+    check("file://localhost///localhost//////localhost///localhost///localhost///localhost///localhost"
+          "///localhost/////localhost//////localhost///localhost///localhost///localhost///localhost"
+          "///localhost///localhost///localhost//////localhost///localhost//////localhost///localhost"
+          "///localhost///localhost///localocal//o/\udc96r")

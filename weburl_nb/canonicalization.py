@@ -241,6 +241,20 @@ def _plain(s: str | None) -> str | None:
     return s if s is None or type(s) is str else str.__str__(s)
 
 
+_LOCALHOST_ROUND_RE = re.compile(r'/{3,}+([^/\\]*+)(?=///)')       # one `///host`, more slashes after
+
+
+def _skip_localhost_rounds(path: str, scheme: str, profile) -> str:
+    "`path` after the C4-C9 rounds that only move one more `///host` canonicalizing to `localhost` away."
+    end = 0
+    while (m := _LOCALHOST_ROUND_RE.match(path, end)) is not None:
+        host = canonicalize_host(m.group(1), scheme, profile)
+        if host is None or host.lower() != 'localhost':
+            break
+        end = m.end()
+    return path[end:] if end else path
+
+
 def canonicalize_parsed_url(u: ParsedURL, charset: str | None = None, browser: str = 'this') -> ParsedURL:
     "The steps to canonicalize a URL; `charset` encodes the query, `browser` picks the host profile."
     if not isinstance(u, ParsedURL):
@@ -275,6 +289,8 @@ def canonicalize_parsed_url(u: ParsedURL, charset: str | None = None, browser: s
         path = trace.step('C7-C8', path, canonicalize_path(path, hierarchical, scheme))  # C7-C8
         if scheme != 'file' or (host == original_host and path == original_path):       # C9
             break
+        if host is not None and host.lower() == 'localhost':
+            path = _skip_localhost_rounds(path, scheme, profile)                        # C9, see above
     path = trace.step('C10', path, protect_double_slash(path, scheme, user, password, host, port))
     query = trace.step('C11', u.query, canonicalize_query(u.query, charset, hierarchical))
     fragment = trace.step('C11', u.fragment, canonicalize_fragment(u.fragment))
@@ -285,7 +301,7 @@ def _port_failure(port: str) -> str:
     "The reason C6 failed, for the trace: not digits, or too large."
     return 'port-out-of-range' if _DIGITS_RE.fullmatch(port) else 'port-not-digits'
 
-# %% ../nbs/06_canonicalization.ipynb 38
+# %% ../nbs/06_canonicalization.ipynb 39
 def __getattr__(name: str):
     "The entry point (`url_to_canon_url`, its steps and its argument check) moved to `weburl_nb.entry`."
     if name in ('url_to_canon_url', 'url_to_canon_url_steps', '_check_arguments'):
