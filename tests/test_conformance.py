@@ -6,7 +6,7 @@ beside the repository). When it is absent the whole suite is skipped, saying so.
 """
 import pytest
 
-from conformance import (BROWSERS, KNOWN, agreement, check, check_idempotent,
+from conformance import (BROWSERS, KNOWN, NO_PROFILES, UNEXPLAINED, agreement, check, check_idempotent,
                          kind_of, read_known, share, totals)
 from datfile import ENV_VAR, data_dir, files, load
 
@@ -81,4 +81,12 @@ def test_browser_known_disagreements(mode):
     assert not lines, (f"{mode}: {len(new)} new/changed and {len(gone)} fixed disagreements against "
                        f"{KNOWN.name}; if deliberate run `python tests/conformance.py --record`, "
                        "write the reasons of new lines, and commit:\n" + "\n".join(lines[:40]))
+
+
+def test_every_known_disagreement_says_why():
+    "Each line of the known-disagreement list carries a reason written in words."
+    missing = [f"{m} {cid}" for m, rows in read_known().items() for cid, (_, reason) in rows.items()
+               if reason.strip() in ("", UNEXPLAINED, NO_PROFILES)]
+    assert not missing, (f"write the reason of these lines of {KNOWN.name}:\n  "
+                         + "\n  ".join(missing[:40]))
 
