@@ -17,12 +17,13 @@ __all__ = ['INVALID_URL_STR', 'ParsedURL', 'parse_url', 'parse_preprocessed', 'f
            'parse_unc_path']
 
 # %% ../nbs/01_parsing.ipynb 5
-_COMPONENTS = ('scheme', 'user', 'password', 'host', 'port', 'path', 'query', 'fragment')
+_COMPONENTS = ('scheme', 'user', 'password', 'host', 'port', 'path', 'query',
+               'fragment')
 INVALID_URL_STR = '<invalid URL>'
 
 
 def _with(name: str):
-    "A `with_<name>(value)` method: a copy of the parsed URL with that one component replaced."
+    "A `with_<name>(value)` method: a copy with that one component replaced."
     def with_component(self: ParsedURL, value: str | None) -> ParsedURL:
         return self._replace(**{name: value})
     with_component.__name__ = with_component.__qualname__ = 'with_' + name
@@ -31,7 +32,7 @@ def _with(name: str):
 
 
 class ParsedURL(NamedTuple):
-    "A parsed URL: eight optional `str` components (`None` = missing), `invalid`, `hierarchical`."
+    "A parsed URL: eight optional `str` components (`None`: missing) and two flags."
     scheme: str | None = None
     user: str | None = None
     password: str | None = None
@@ -45,7 +46,7 @@ class ParsedURL(NamedTuple):
 
     @property
     def has_authority(self) -> bool:
-        "True if any of `user`, `password`, `host` or `port` is present (possibly empty)."
+        "True if `user`, `password`, `host` or `port` is present (maybe empty)."
         return not (self.host is None and self.user is None
                     and self.password is None and self.port is None)
 
@@ -56,7 +57,7 @@ class ParsedURL(NamedTuple):
 
     def geturl(self) -> str | None:
         "The serialization (`serialize_parsed_url`); `None` for an invalid URL."
-        from weburl_nb.serialization import serialize_parsed_url   # 07 imports this module
+        from weburl_nb.serialization import serialize_parsed_url  # 07 imports 01
         return serialize_parsed_url(self)
 
     def __str__(self) -> str:
@@ -70,11 +71,11 @@ class ParsedURL(NamedTuple):
         if not self.has_authority:
             return None
         auth = ParsedURL(None, self.user, self.password, self.host, self.port)
-        return auth.geturl()[3:]                                   # drop the leading '://'
+        return auth.geturl()[3:]                          # drop the leading '://'
 
     @property
     def hostname(self) -> str | None:
-        "`host` in lower case, without the brackets of an IPv6 literal; `None` if missing."
+        "`host` in lower case, without an IPv6 literal's brackets; `None` if missing."
         if self.host is None:
             return None
         h = self.host.lower()
@@ -82,14 +83,15 @@ class ParsedURL(NamedTuple):
 
     @property
     def port_number(self) -> int | None:
-        "`port` as an `int` when it is 1-5 ASCII digits (leading zeros aside) <= 65535, else `None`."
+        "`port` as an `int` if it is ASCII digits worth at most 65535, else `None`."
         p = self.port
         if not p or not (p.isascii() and p.isdigit()):
             return None
         p = p.lstrip('0') or '0'
         return int(p) if len(p) <= 5 and int(p) <= 65535 else None
 
-    with_scheme, with_user, with_password = _with('scheme'), _with('user'), _with('password')
+    with_scheme, with_user = _with('scheme'), _with('user')
+    with_password = _with('password')
     with_host, with_path = _with('host'), _with('path')
     with_query, with_fragment = _with('query'), _with('fragment')
 

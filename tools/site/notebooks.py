@@ -49,6 +49,8 @@ def page_links(text: str, names: dict[str, str]) -> str:
     def repl(m):
         stem = (m.group(2) or "") + m.group(3)
         page = names.get(stem) or names.get(m.group(3)) or (m.group(3) if m.group(3) in names.values() else None)
+        if m.group(3) == "conformance" and m.group(1) == "](":  # the generated page: its source is Markdown
+            return f"](conformance.md{m.group(5) or ''}"
         if not page:
             return m.group(0)
         return f"{m.group(1)}{page}.{'ipynb' if m.group(1) == '](' else 'html'}{m.group(5) or ''}"
