@@ -8,12 +8,11 @@ from __future__ import annotations
 import codecs
 import re
 import sys
-import zipfile
 from array import array
 from bisect import bisect_right
 from collections.abc import Callable
 from functools import lru_cache, partial
-from importlib import resources
+
 
 # %% auto 0
 __all__ = ['DATA_FILE', 'ASCII_WHITESPACE', 'ASCII', 'BIG5_LAST_POINTER', 'GB18030_ENCODE_ONLY', 'NOT_ASCII_COMPATIBLE', 'index',
@@ -28,6 +27,9 @@ DATA_FILE = 'whatwg_encoding.zip'
 @lru_cache(maxsize=None)
 def _member(name: str) -> bytes:
     "The bytes of one member of the package's copy of the Standard's data."
+    import zipfile                          # here, not at import: most programs never need the data
+    from importlib import resources
+
     path = resources.files('weburl_nb').joinpath('data').joinpath(DATA_FILE)
     with path.open('rb') as f, zipfile.ZipFile(f) as archive:
         return archive.read(name)

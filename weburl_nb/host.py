@@ -5,11 +5,9 @@
 # %% ../nbs/05_host.ipynb 3
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 
 from .charclasses import remove_tab_lf_cr
 from .ipaddr import canonicalize_ipv4, canonicalize_ipv6
@@ -206,6 +204,9 @@ def has_xn_label(labels: list[str]) -> bool:
 @lru_cache(maxsize=None)
 def gecko_idn_lists() -> tuple[frozenset, frozenset]:
     "Step 20.1 (GECKO): the IDN whitelist of TLDs and blacklist of characters."
+    import json                             # here, not at import: only Gecko's steps need the lists
+    from importlib import resources
+
     text = resources.files('weburl_nb').joinpath('gecko_idn.json').read_text('utf-8')
     data = json.loads(text)
     return frozenset(data['whitelist_tlds']), frozenset(data['blacklist_chars'])

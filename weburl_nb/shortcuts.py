@@ -68,11 +68,11 @@ def canonical_url_pattern(groups: bool) -> str:
 _CANONICAL_URL = canonical_url_pattern(groups=True)
 
 
-def _compiled_on_first_use(name: str, pattern: str):
-    "A stand-in for `re.compile(pattern).fullmatch` that compiles on its first call and takes its place."
+def _compiled_on_first_use(name: str, pattern: str, method: str = 'fullmatch'):
+    "`re.compile(pattern).fullmatch` (or `method`), compiled at its first call, which puts it in its place."
     def first_call(s: str):
-        fullmatch = globals()[name] = re.compile(pattern).fullmatch
-        return fullmatch(s)
+        match = globals()[name] = getattr(re.compile(pattern), method)
+        return match(s)
     return first_call
 
 
@@ -131,17 +131,18 @@ def clean_link(url: str, base: str) -> str | None:
     return url if '..' not in url else None                                       # 5: steps 9-10
 
 # %% ../nbs/13_shortcuts.ipynb 16
-_FAST_URL_RE = re.compile(                                  # classes as printable-ASCII ranges (see above)
+_FAST_URL = (                                               # classes as printable-ASCII ranges (see above)
     r'([A-Za-z0-9+.\-]+)://'                                   # scheme
     r'([!"$-.0-9;->A-\[\]-~]+)'                                # host: no / \ ? # @ : (no user-info, no port)
     r'(/[!"$->@-\[\]-~]*)?'                                    # path: no ? # \
     r'(?:\?([!"$-~]*))?'                                        # query: no #
     r'(?:#([!-~]*))?')                                          # fragment
+_fast_url = _compiled_on_first_use('_fast_url', _FAST_URL)
 
 
 def _fast_absolute(url: str, charset: str | None):
     "The canonical form of an absolute URL of the common shape, `None` if invalid, `_NOT_FAST` otherwise."
-    m = _FAST_URL_RE.fullmatch(url)
+    m = _fast_url(url)
     if m is None:
         return _NOT_FAST
     scheme_text, host_text, path, query, fragment = m.groups()
@@ -166,7 +167,8 @@ def _fast_absolute(url: str, charset: str | None):
     return out
 
 # %% ../nbs/13_shortcuts.ipynb 19
-_SCHEME_OR_AUTHORITY_RE = re.compile(r'[A-Za-z0-9+.\-]+:|[/\\]{2}')
+_scheme_or_authority = _compiled_on_first_use('_scheme_or_authority', r'[A-Za-z0-9+.\-]+:|[/\\]{2}',
+                                              'match')
 
 
 def _split_link(s: str) -> tuple[str, str | None, str | None]:
@@ -192,7 +194,7 @@ def _base_info(base: str) -> tuple:
         fragment = base[len(c[2]) + 1:] if len(base) > len(c[2]) else None
         b = ParsedURL(scheme, host=host, path=path, query=query, fragment=fragment, hierarchical=True)
         return b, prefix, scheme, path[:path.rfind('/') + 1]
-    m = _FAST_URL_RE.fullmatch(base)
+    m = _fast_url(base)
     if m is not None and not _no_shortcut_scheme(m.group(1).lower()):     # the first shortcut's shape
         scheme_text, host, path, query, fragment = m.groups()
         b = ParsedURL(scheme_text, host=host, path=path or '', query=query, fragment=fragment, hierarchical=True)
@@ -216,15 +218,16 @@ def _base_info(base: str) -> tuple:
     return b, prefix, scheme, directory
 
 
-_LEADING_UP_RE = re.compile(r'(?:\.\./)*')
-_RELATIVE_DOT_SEGMENT_RE = re.compile(r'(?:\A|/)(?:\.|%2[Ee]){1,2}(?=/|\Z)')
+_leading_up = _compiled_on_first_use('_leading_up', r'(?:\.\./)*', 'match')
+_relative_dot_segment = _compiled_on_first_use('_relative_dot_segment',
+                                               r'(?:\A|/)(?:\.|%2[Ee]){1,2}(?=/|\Z)', 'search')
 
 
 def _merge_clean(directory: str, path: str) -> str | None:
     "`remove_dot_segments(directory + path)` for a clean `directory`, when `path` is `../` steps then plain segments."
-    up = _LEADING_UP_RE.match(path).end()
+    up = _leading_up(path).end()
     rest = path[up:] if up else path
-    if '\\' in rest or _RELATIVE_DOT_SEGMENT_RE.search(rest):
+    if '\\' in rest or _relative_dot_segment(rest):
         return None
     cut = len(directory) - 1
     for _ in range(up // 3):
@@ -237,7 +240,7 @@ def _merge_clean(directory: str, path: str) -> str | None:
 def _fast_relative(url: str, info: tuple, charset: str | None):
     "The canonical form of relative link `url` against the base described by `info`, or `_NOT_FAST`."
     s = preprocess(url)
-    if not s or _SCHEME_OR_AUTHORITY_RE.match(s):
+    if not s or _scheme_or_authority(s):
         return _NOT_FAST
     b, prefix, scheme, directory = info
     path, query, fragment = _split_link(s)
