@@ -129,7 +129,7 @@ def canonicalize_port(port: str, scheme: str | None) -> str | None:
     if not _DIGITS_RE.fullmatch(port):
         return None
     digits = port.lstrip('0')
-    if len(digits) > 5:                 # over 65535, and int() would refuse beyond 4,300 digits
+    if len(digits) > 5:                 # > 65535; int() refuses > 4,300 digits
         return None
     p = int(digits or '0')
     if p == DEFAULT_PORTS.get(scheme):
@@ -156,15 +156,15 @@ def _escape_alternatives(codes) -> str:
                     for first, second in sorted(seconds.items()))
 
 
-_NO_NEW_ESCAPE = r'(?<!%%)(?<!%[0-9A-Fa-f]%)'   # after the `%`: not preceded by `%` or `%` + digit
+_NO_NEW_ESCAPE = r'(?<!%%)(?<!%[0-9A-Fa-f]%)'   # the `%` not after `%` or `%` + digit
 
 
 def _unreserved_escape_split_re() -> re.Pattern:
-    "`%` then the two digits of an unreserved character, captured, unless decoding makes a new escape."
+    "`%` and the captured digits of an unreserved character, unless decoding makes an escape."
     hex_codes = [code for code, c in _UNRESERVED_HEX.items() if c in string.hexdigits]
     other_codes = [code for code in _UNRESERVED_HEX if code not in hex_codes]
     return re.compile(f'%((?:{_NO_NEW_ESCAPE}(?:{_escape_alternatives(hex_codes)}))'
-                      f'|{_escape_alternatives(other_codes)})')          # departure: no new escape
+                      f'|{_escape_alternatives(other_codes)})')  # departure: the note
 
 
 _UNRESERVED_ESCAPE_SPLIT = _unreserved_escape_split_re()
@@ -188,7 +188,7 @@ def decode_unreserved(s: str) -> str:
     parts, start = [], 0                       # a long string: in pieces cut just before a `%` (see above)
     while True:
         cut = s.find('%', start + _DECODE_BLOCK)
-        while cut > 0 and '%' in s[cut - 2:cut]:        # a cut the look-behind of a `%` can see past
+        while cut > 0 and '%' in s[cut - 2:cut]:    # no `%` the look-behind would miss
             cut = s.find('%', cut + 1)
         if cut < 0:
             parts.append(_decode_piece(s[start:]))
@@ -241,11 +241,11 @@ def _plain(s: str | None) -> str | None:
     return s if s is None or type(s) is str else str.__str__(s)
 
 
-_LOCALHOST_ROUND_RE = re.compile(r'/{3,}+([^/\\]*+)(?=///)')       # one `///host`, more slashes after
+_LOCALHOST_ROUND_RE = re.compile(r'/{3,}+([^/\\]*+)(?=///)')   # `///host`, then `///`
 
 
 def _skip_localhost_rounds(path: str, scheme: str, profile) -> str:
-    "`path` after the C4-C9 rounds that only move one more `///host` canonicalizing to `localhost` away."
+    "`path` after the C4-C9 rounds that each move one more `///localhost` away (C9)."
     end = 0
     while (m := _LOCALHOST_ROUND_RE.match(path, end)) is not None:
         host = canonicalize_host(m.group(1), scheme, profile)
@@ -290,7 +290,7 @@ def canonicalize_parsed_url(u: ParsedURL, charset: str | None = None, browser: s
         if scheme != 'file' or (host == original_host and path == original_path):       # C9
             break
         if host is not None and host.lower() == 'localhost':
-            path = _skip_localhost_rounds(path, scheme, profile)                        # C9, see above
+            path = _skip_localhost_rounds(path, scheme, profile)        # C9, see above
     path = trace.step('C10', path, protect_double_slash(path, scheme, user, password, host, port))
     query = trace.step('C11', u.query, canonicalize_query(u.query, charset, hierarchical))
     fragment = trace.step('C11', u.fragment, canonicalize_fragment(u.fragment))

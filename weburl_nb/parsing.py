@@ -208,7 +208,7 @@ def parse_file_url(scheme: str, rest: str) -> ParsedURL:
     return ParsedURL(scheme, host=host, path=path, query=query, fragment=fragment, hierarchical=True)
 
 # %% ../nbs/01_parsing.ipynb 34
-_UNC_HOST_RE = re.compile(r'([^/\\]*)(.*)', re.DOTALL)      # step 3: no slash skipped before the host
+_UNC_HOST_RE = re.compile(r'([^/\\]*)(.*)', re.DOTALL)   # step 3: host, then path
 
 
 def parse_unc_path(s: str) -> ParsedURL:

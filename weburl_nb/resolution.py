@@ -175,7 +175,7 @@ def _clean_path(path: str, is_file: bool) -> str:
 
 
 def _copied_path(path: str | None, is_file: bool) -> str | None:
-    "A base path that the result takes over (steps 4-5), cleaned as a reference's path (see the note)."
+    "A base path the result takes over (steps 4-5), cleaned as a reference's path is."
     return path if path is None else _clean_path(path, is_file)
 
 
@@ -195,15 +195,17 @@ def resolve_relative_url(r: ParsedURL, base: ParsedURL) -> ParsedURL:
     if path and path[0] in '/\\':                                               # step 3
         path = trace.step('3', path, _clean_path(path, is_file))
     elif not path and r.query is not None:                                      # step 4
-        path = trace.note('4', _copied_path(base.path, is_file))    # departure: see the note
+        path = trace.note('4', _copied_path(base.path, is_file))  # departure
     elif not path and r.fragment is not None:                                   # step 5
-        return trace.note('5', ParsedURL(scheme, **authority, path=_copied_path(base.path, is_file),
-                                         query=base.query, fragment=r.fragment,
-                                         hierarchical=True))    # departure: see the note
+        copied = _copied_path(base.path, is_file)           # departure: the note
+        result = ParsedURL(scheme, **authority, path=copied, query=base.query,
+                           fragment=r.fragment, hierarchical=True)
+        return trace.note('5', result)
     else:                                                                       # step 6
         r_path, b_path = path or '', base.path
         if is_file:
-            r_path, b_path = decode_file_slashes(r_path), decode_file_slashes(b_path or '')  # departure
+            r_path = decode_file_slashes(r_path)
+            b_path = decode_file_slashes(b_path or '')  # departure: the note
             if begins_with_drive_spec(r_path):
                 authority = dict(user=None, password=None, host=None, port=None)
                 b_path = ''
@@ -218,9 +220,9 @@ def _without_fragment(u: ParsedURL) -> ParsedURL:
     "The base as steps 6 and 9 return it: no fragment, and a hierarchical path cleaned (see the note)."
     if u.fragment is not None:
         u = u._replace(fragment=None)
-        if not u.hierarchical and u.query is None and u.path:      # departure: see the note
+        if not u.hierarchical and u.query is None and u.path:   # departure: the note
             u = u._replace(path=u.path.rstrip(' '))
-    if u.hierarchical and u.path:                                   # departure: see the note
+    if u.hierarchical and u.path:                               # departure: the note
         u = u._replace(path=_clean_path(u.path, u.scheme is not None and u.scheme.lower() == 'file'))
     return u
 
