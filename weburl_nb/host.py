@@ -21,8 +21,8 @@ __all__ = ['THIS', 'CHROME', 'GECKO', 'IE', 'PROFILES', 'HostProfile', 'profile_
            'has_null_or_space', 'percent_encode_chars', 'replace_label_separators', 'split_root_dot', 'has_xn_label',
            'gecko_idn_lists', 'gecko_idn_enabled', 'punycode_label', 'label_to_ascii', 'to_ascii', 'ie_round_trip',
            'labels_to_ascii', 'percent_decode_latin1', 'is_bracketed', 'bracketed_ipv6', 'is_file_scheme',
-           'has_forbidden', 'has_bad_percent', 'percent_encode_host', 'steps_profile', 'canonicalize_host_steps',
-           'canonicalize_host']
+           'has_forbidden', 'ipv4_overflows', 'has_bad_percent', 'percent_encode_host', 'steps_profile',
+           'canonicalize_host_steps', 'canonicalize_host']
 
 # %% ../nbs/05_host.ipynb 5
 @dataclass(frozen=True)
@@ -49,7 +49,10 @@ class HostProfile:
     decode_escapes: bool            # step 23: escapes back to characters U+0000-U+00FF
     lowercase_result: bool          # step 24: the result ASCII-lowercased
     reject_colon: bool              # step 26: `:` outside brackets fails (not `file`)
+    ipv4_overflow_fails: bool       # step 27: a number beyond 32 bits fails (departure)
+    ipv4_as_written: bool           # step 27: IPv4 only before step 11 (departure)
     forbidden: str                  # step 28: characters that make the host fail
+    forbidden_escaped: bool         # step 28: ... also as `%XX` escapes (departure)
     reject_bad_percent: bool        # step 29: `%00`, or a `%` not before two hex digits
     encode: str                     # step 30: characters percent-encoded in the result
     encode_unless_file: str         # step 30: ... and these unless the scheme is `file`
@@ -57,7 +60,7 @@ class HostProfile:
 
 # %% ../nbs/05_host.ipynb 7
 _C0 = ''.join(map(chr, range(0x20)))
-# Fields in the order of the steps: 4-5; 6-10; 11-13; 14-18; 20; 23-26; 28-29; 30.
+# Fields in the order of the steps: 4-5; 6-10; 11-13; 14-18; 20; 23-26; 27; 28-29; 30.
 THIS = HostProfile(
     name='THIS', nameprep=NAMEPREP_THIS,
     fallback_lowercase=False, reject_encoded_bracket=True,
@@ -67,7 +70,8 @@ THIS = HostProfile(
     idn_whitelist=False, ie_round_trip=False, reject_xn_non_ascii=True,
     ascii_label_cut=0, reject_empty_label=True,
     decode_escapes=False, lowercase_result=False, reject_colon=True,
-    forbidden='\x00/%\\', reject_bad_percent=False,
+    ipv4_overflow_fails=False, ipv4_as_written=False,
+    forbidden='\x00/%\\', reject_bad_percent=False, forbidden_escaped=False,
     encode=_C0 + ' !"#$%&\'()*,/;<=>?\\^`{|}\x7f', encode_unless_file='@',
     hex_lowercase=False,
 )
@@ -81,7 +85,10 @@ CHROME = HostProfile(
     idn_whitelist=False, ie_round_trip=False, reject_xn_non_ascii=True,
     ascii_label_cut=0, reject_empty_label=True,
     decode_escapes=True, lowercase_result=True, reject_colon=False,
+    # Departure: Chrome fails an IPv4 number over 32 bits (note at step 27).
+    ipv4_overflow_fails=True, ipv4_as_written=False,
     forbidden=_C0 + '%/:;?[\\]^~\x7f', reject_bad_percent=False,
+    forbidden_escaped=False,
     encode=_CHROME_ENCODE, encode_unless_file='',
     hex_lowercase=False,
 )
@@ -94,7 +101,9 @@ GECKO = HostProfile(
     idn_whitelist=True, ie_round_trip=False, reject_xn_non_ascii=False,
     ascii_label_cut=62, reject_empty_label=False,
     decode_escapes=False, lowercase_result=False, reject_colon=False,
-    forbidden='', reject_bad_percent=False,
+    # Departure: IPv4 only as written (note at step 27).
+    ipv4_overflow_fails=False, ipv4_as_written=True,
+    forbidden='', reject_bad_percent=False, forbidden_escaped=False,
     encode='', encode_unless_file='',
     hex_lowercase=False,
 )
@@ -110,7 +119,9 @@ IE = HostProfile(
     idn_whitelist=False, ie_round_trip=True, reject_xn_non_ascii=False,
     ascii_label_cut=0, reject_empty_label=False,
     decode_escapes=False, lowercase_result=False, reject_colon=False,
-    forbidden='\x00/?\\', reject_bad_percent=True,
+    # Departure: IPv4 only as written (step 27); `;` forbidden, escaped too (28).
+    ipv4_overflow_fails=False, ipv4_as_written=True,
+    forbidden='\x00/;?\\', reject_bad_percent=True, forbidden_escaped=True,
     encode=_C0 + ' "<>\\^`{|}\x7f', encode_unless_file='',
     hex_lowercase=True,
 )
@@ -330,7 +341,31 @@ def is_file_scheme(scheme: str | None) -> bool:
 
 def has_forbidden(s: str, profile: HostProfile = THIS) -> bool:
     "Step 28: whether `s` has a character that makes the host fail."
+    if profile.forbidden_escaped and '%' in s:   # departure: IE, escapes count too
+        s = percent_decode_ascii(s, profile.forbidden)
     return any(c in s for c in profile.forbidden)
+
+_IPV4_LOOKALIKE = re.compile(r'[0-9a-fA-FxX]+(?:\.[0-9a-fA-FxX]+){0,3}\.?')
+
+def _ipv4_part(part: str) -> tuple[str, int, str]:
+    "Chrome's reading of one part: its digits, their base, and the digits allowed."
+    if part[:2] in ('0x', '0X'):
+        return part[2:], 16, '0123456789abcdefABCDEF'
+    if len(part) > 1 and part[0] == '0':
+        return part[1:], 8, '01234567'
+    return part, 10, '0123456789'
+
+def ipv4_overflows(s: str) -> bool:
+    "Step 27 (CHROME, departure): reading `s` as IPv4 meets a number over 32 bits."
+    if not _IPV4_LOOKALIKE.fullmatch(s):
+        return False
+    for part in s.split('.')[:4]:
+        digits, base, allowed = _ipv4_part(part)
+        if digits.strip(allowed):
+            return False                     # not a number: a domain name after all
+        if digits and int(digits[:16], base) > 0xFFFFFFFF:
+            return True
+    return False
 
 _BAD_PERCENT = re.compile('%00|%(?![0-9A-Fa-f]{2})')
 
@@ -380,6 +415,7 @@ def canonicalize_host_steps(s: str, scheme: str | None = None,
     # Step 10 (CHROME, IE): a final label separator is the root dot.
     if profile.root_dot_first:
         s, has_root_dot = split_root_separator(s)
+    written = s                 # the host before Nameprep, for step 27 (GECKO, IE)
     # Step 11 (THIS, GECKO, IE): Nameprep without bidi.
     if profile.nameprep_whole_host:
         s = nameprep(s, False, profile.nameprep)
@@ -432,9 +468,13 @@ def canonicalize_host_steps(s: str, scheme: str | None = None,
     # Step 26 (THIS): otherwise a `:` gives up, unless the scheme is `file`.
     elif profile.reject_colon and ':' in s and not is_file_scheme(scheme):
         return fallback
-    # Step 27: an IPv4 address.
+    # Step 27: an IPv4 address. Departures (see the notes): CHROME fails on a number
+    # over 32 bits; GECKO and IE take only a host that was an address before step 11.
+    if profile.ipv4_overflow_fails and ipv4_overflows(s):
+        return fallback
     ipv4 = canonicalize_ipv4(s)
-    if ipv4 is not None:
+    if ipv4 is not None and not (profile.ipv4_as_written
+                                 and canonicalize_ipv4(written) is None):
         return ipv4
     # Step 28: a forbidden character gives up.
     if has_forbidden(s, profile):
