@@ -25,6 +25,7 @@ _LINK = re.compile(r"(\]\(|href=[\"'])(?:\./)?(\d+[a-z]?_)?([\w-]+)\.(ipynb|html
 _SOURCE_LINK = re.compile(r"\[source\]\([^)]*\)(\{[^}]*\})?\n*")
 _RULE = re.compile(r"\A---\n+")
 HERE = Path(__file__).resolve().parent
+GENERATED_PAGES = {"conformance"}  # pages written as Markdown by build.py, not notebooks
 # The hidden first cell of every page: nbdev's show_doc, with the signature boxes of signatures.py.
 SETUP = f"import sys\nsys.path.insert(0, {str(HERE)!r})\nimport signatures\nfrom nbdev.showdoc import show_doc"
 
@@ -51,6 +52,9 @@ def page_links(text: str, names: dict[str, str]) -> str:
         page = names.get(stem) or names.get(m.group(3)) or (m.group(3) if m.group(3) in names.values() else None)
         if m.group(3) == "conformance" and m.group(1) == "](":  # the generated page: its source is Markdown
             return f"](conformance.md{m.group(5) or ''}"
+        if not page and m.group(3) in GENERATED_PAGES and m.group(1) == "](":
+            # a page the build writes as Markdown (the conformance page): link its source
+            return f"{m.group(1)}{m.group(3)}.md{m.group(5) or ''}"
         if not page:
             return m.group(0)
         return f"{m.group(1)}{page}.{'ipynb' if m.group(1) == '](' else 'html'}{m.group(5) or ''}"
