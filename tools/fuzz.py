@@ -195,6 +195,13 @@ def recheck_slow(work: Path) -> list[tuple[str, float]]:
     return still_slow
 
 
+def _record(work: Path, **run) -> None:
+    "Append one run's figures to `work/runs.jsonl` (the totals over all runs are summed from it)."
+    when = time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())
+    with open(work / 'runs.jsonl', 'a', encoding='utf-8') as f:
+        f.write(json.dumps({'when': when, **run}) + '\n')
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     p.add_argument('--seconds', type=float, default=600, help='time budget of the run (default 600)')
@@ -236,6 +243,7 @@ def main(argv=None) -> int:
         count = sum(int(c) for c in counts)
         if proc.returncode != 0:
             sys.stdout.write(log[-6000:].decode('utf-8', 'replace'))
+            _record(args.work, how='atheris (coverage-guided)', inputs=count, failed=True)
             print(f'fuzz: FAILED after {count:,} inputs; the input is in {args.work / "artifacts"}')
             return 1
         how = 'atheris (coverage-guided)'
@@ -244,10 +252,8 @@ def main(argv=None) -> int:
         how = 'plain random mutation (atheris not installed: no coverage guidance)'
     elapsed = time.monotonic() - started
     still_slow = recheck_slow(args.work)
-    with open(args.work / 'runs.jsonl', 'a', encoding='utf-8') as f:
-        f.write(json.dumps({'when': time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime()), 'how': how,
-                            'inputs': count, 'seconds': round(elapsed, 1), 'seeds': len(seeds),
-                            'still_slow': len(still_slow)}) + '\n')
+    _record(args.work, how=how, inputs=count, seconds=round(elapsed, 1), seeds=len(seeds),
+            still_slow=len(still_slow))
     total = sum(json.loads(line)['inputs'] for line in open(args.work / 'runs.jsonl', encoding='utf-8'))
     print(f'fuzz: {count:,} inputs in {elapsed:.0f} s by {how}, {len(seeds)} seeds; no exception, '
           f'shortcut = steps, every answer a fixed point ({total:,} inputs in all runs in {args.work})')
