@@ -33,6 +33,19 @@ def test_explain_agrees_with_url_to_canon_url_on_every_conformance_input():
     assert not disagree, f"{len(disagree)} cases:\n" + "\n".join(disagree[:20])
 
 
+def test_every_invalid_conformance_case_has_a_reason_naming_a_step():
+    missing, invalid = [], 0
+    for case in CASES:
+        e = explain(*_inputs(case))
+        if e.result is None:
+            invalid += 1
+            failed = [s for s in e.steps if s.reason is not None]
+            if not failed or not e.reason or not NAMES_A_STEP.search(e.reason):
+                missing.append(f"{case.id} {e.url!r}: {e.reason!r}")
+    assert invalid > 100
+    assert not missing, f"{len(missing)} of {invalid} invalid cases:\n" + "\n".join(missing[:20])
+
+
 def test_every_registered_reason_names_a_step():
     for key, r in REASONS.items():
         assert NAMES_A_STEP.search(r.message), key

@@ -13,7 +13,7 @@ from .host import profile_for
 from .parsing import ParsedURL, parse_url
 from .resolution import resolve_url
 from .serialization import serialize_parsed_url
-from .trace import REASONS, SECTIONS, Quiet, Recording, Step
+from .trace import REASONS, SECTIONS, Recording, Step, quiet
 
 # %% auto 0
 __all__ = ['Explanation', 'explain']
@@ -31,10 +31,15 @@ def _short(value, width: int = 60) -> str:
 def _change(s: Step) -> str:
     "A step's values as a trace line shows them."
     if s.reason is not None:
-        return f'fail: {s.reason}'
+        return f'fail: {s.reason}' + ('' if _failed(s) else f' -> {_short(s.after, 30)}')
     if s.before is None:
         return _short(s.after)
     return f'{_short(s.before, 40)} -> {_short(s.after, 40)}'
+
+
+def _failed(s: Step) -> bool:
+    "Whether step `s` failed and gave up for good (a fallback string is not giving up: GECKO's host)."
+    return s.reason is not None and (s.after is None or getattr(s.after, 'invalid', False))
 
 
 @dataclass(frozen=True)
@@ -52,11 +57,15 @@ class Explanation:
 
     @property
     def reason(self) -> str | None:
-        "Why the URL is invalid, naming the step that failed first; `None` for a valid URL."
+        "Why the URL is invalid, naming the step that failed first (in the last chain of failures); `None` if valid."
         if self.result is not None:
             return None
-        failed = [s.message for s in self.steps if s.reason is not None]
-        return failed[0] if failed else 'invalid, and no step said why'
+        last = max((i for i, s in enumerate(self.steps) if _failed(s)), default=None)
+        if last is None:
+            return 'invalid, and no step said why'
+        while last > 0 and _failed(self.steps[last - 1]):    # back to the start of the chain
+            last -= 1
+        return self.steps[last].message
 
     def lines(self) -> list[str]:
         "The trace: one line per step (section, number, values, what the step does)."
@@ -107,7 +116,7 @@ def explain(url: str, base: str | None = None, charset: str | None = None, brows
     "Canonicalize `url` as `url_to_canon_url` does, recording the steps that changed or decided something."
     _check(url, base, charset, browser)
     profile_for(browser)                                  # an unknown browser: ValueError
-    with Quiet():
+    with quiet():
         parsed_base = parse_url(url if base is None else base)
         parsed = parse_url(url)
     with Recording() as rec:

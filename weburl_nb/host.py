@@ -14,6 +14,7 @@ from .ipaddr import canonicalize_ipv4, canonicalize_ipv6
 from .nameprep import (NAMEPREP_CHROME, NAMEPREP_GECKO, NAMEPREP_IE,
                                 NAMEPREP_THIS, NameprepProfile, bidi_step,
                                 has_unassigned, nameprep, prohibit_step)
+from .trace import trace_for
 
 # %% auto 0
 __all__ = ['THIS', 'CHROME', 'GECKO', 'IE', 'PROFILES', 'HostProfile', 'profile_for', 'ascii_lowercase',
@@ -394,49 +395,53 @@ def steps_profile(s: str, scheme: str | None, profile: HostProfile) -> HostProfi
 def canonicalize_host_steps(s: str, scheme: str | None = None,
                             profile: HostProfile = THIS) -> str | None:
     "CanonicalizeHost, step by step, with `profile`'s choices; `None` for *fail*."
+    trace = trace_for('host')
     # Departure: bracketed and `file:` hosts take THIS's steps (see the note).
     profile = steps_profile(s, scheme, profile)
     # Steps 1-2: TAB, LF and CR go.
-    s = remove_tab_lf_cr(s)
+    s = trace.step('2', s, remove_tab_lf_cr(s))
     # Steps 3-4: what giving up returns (GECKO: s, lowercased).
     fallback = ascii_lowercase(s) if profile.fallback_lowercase else None
     # Step 5 (THIS): an encoded `[` gives up.
     if profile.reject_encoded_bracket and starts_with_encoded_bracket(s):
-        return fallback
+        return trace.fail('5', 'host-encoded-bracket', fallback, host=s)
     # Step 6 (THIS, CHROME): percent-decode as UTF-8.
     if profile.decode_utf8:
-        s = percent_decode_utf8(s)
+        s = trace.step('6', s, percent_decode_utf8(s))
     # Step 7 (IE): decode the escapes of some ASCII characters.
     if profile.decode_ascii:
-        s = percent_decode_ascii(s, profile.decode_ascii)
+        s = trace.step('7', s, percent_decode_ascii(s, profile.decode_ascii))
     # Steps 8-9.
     has_root_dot = False
     need_punycode = not s.isascii()
     # Step 10 (CHROME, IE): a final label separator is the root dot.
     if profile.root_dot_first:
-        s, has_root_dot = split_root_separator(s)
+        rest, has_root_dot = split_root_separator(s)
+        s = trace.step('10', s, rest)
     written = s                 # the host before Nameprep, for step 27 (GECKO, IE)
     # Step 11 (THIS, GECKO, IE): Nameprep without bidi.
     if profile.nameprep_whole_host:
-        s = nameprep(s, False, profile.nameprep)
-        if s is None:
-            return fallback
+        prepared = nameprep(s, False, profile.nameprep)
+        if prepared is None:
+            return trace.fail('11', 'host-nameprep', fallback, host=s)
+        s = trace.step('11', s, prepared)
     # Step 12 (CHROME): a `%` gives up.
     if profile.reject_percent and '%' in s:
-        return fallback
+        return trace.fail('12', 'host-percent', fallback, host=s)
     # Step 13 (GECKO): a NUL or a space, judged on the fallback.
     if profile.null_space_rule and has_null_or_space(s):
         if has_null_or_space(fallback):
-            return None
+            return trace.fail('13', 'host-null-space', None, host=s)
         if not prohibit_step(fallback):
-            return fallback
+            return trace.fail('13', 'host-null-space', fallback, host=s)
     # Step 14 (CHROME): percent-encode some characters.
-    s = percent_encode_chars(s, profile.encode_early)
+    s = trace.step('14', s, percent_encode_chars(s, profile.encode_early))
     # Step 15: label separators become `.`.
-    s = replace_label_separators(s)
+    s = trace.step('15', s, replace_label_separators(s))
     # Step 16 (THIS): a final `.` is the root dot.
     if profile.root_dot_after_mapping:
-        s, has_root_dot = split_root_dot(s)
+        rest, has_root_dot = split_root_dot(s)
+        s = trace.step('16', s, rest)
     # Step 17: the labels.
     labels = s.split('.')
     # Step 18 (IE): an `xn--` label needs step 20 too.
@@ -449,41 +454,45 @@ def canonicalize_host_steps(s: str, scheme: str | None = None,
         idn_enabled = gecko_idn_enabled(labels, s)
     # Step 20.2: each label to ASCII.
     if need_punycode:
-        labels = labels_to_ascii(labels, profile, idn_enabled)
-        if labels is None:
-            return fallback
+        ascii_labels = labels_to_ascii(labels, profile, idn_enabled)
+        if ascii_labels is None:
+            label = next(x for x in labels
+                         if labels_to_ascii([x], profile, idn_enabled) is None)
+            return trace.fail('20', 'host-label', fallback, label=label)
+        labels = trace.step('20', labels, ascii_labels)
     # Steps 21-22: join, and the root dot back.
     s = '.'.join(labels) + ('.' if has_root_dot else '')
     # Step 23 (CHROME): escapes back to characters.
     if profile.decode_escapes:
-        s = percent_decode_latin1(s)
+        s = trace.step('23', s, percent_decode_latin1(s))
     # Step 24 (CHROME): ASCII lowercase.
     if profile.lowercase_result:
-        s = ascii_lowercase(s)
+        s = trace.step('24', s, ascii_lowercase(s))
     # Step 25: an IPv6 literal in brackets.
     if is_bracketed(s):
         ipv6 = bracketed_ipv6(s)
         if ipv6 is not None:
-            return ipv6
+            return trace.step('25', s, ipv6)
     # Step 26 (THIS): otherwise a `:` gives up, unless the scheme is `file`.
     elif profile.reject_colon and ':' in s and not is_file_scheme(scheme):
-        return fallback
+        return trace.fail('26', 'host-colon', fallback, host=s)
     # Step 27: an IPv4 address. Departures (see the notes): CHROME fails on a number
     # over 32 bits; GECKO and IE take only a host that was an address before step 11.
     if profile.ipv4_overflow_fails and ipv4_overflows(s):
-        return fallback
+        return trace.fail('27', 'host-ipv4-overflow', fallback, host=s)
     ipv4 = canonicalize_ipv4(s)
     if ipv4 is not None and not (profile.ipv4_as_written
                                  and canonicalize_ipv4(written) is None):
-        return ipv4
+        return trace.step('27', s, ipv4)
     # Step 28: a forbidden character gives up.
     if has_forbidden(s, profile):
-        return fallback
+        char = next(c for c in profile.forbidden if c in s)
+        return trace.fail('28', 'host-forbidden-code-point', fallback, char=char)
     # Step 29 (IE): `%00` or a stray `%` gives up.
     if profile.reject_bad_percent and has_bad_percent(s):
-        return fallback
+        return trace.fail('29', 'host-bad-percent', fallback, host=s)
     # Steps 30-31: percent-encode, and the result.
-    return percent_encode_host(s, scheme, profile)
+    return trace.step('30', s, percent_encode_host(s, scheme, profile))
 
 # %% ../nbs/05_host.ipynb 76
 _CANONICAL_NAME = re.compile(r'(?:[a-z0-9_~-]+\.)*(?![0-9]+\.?\Z|0x)[a-z0-9_~-]+\.?')

@@ -11,6 +11,8 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .trace import trace_for
+
 # %% auto 0
 __all__ = ['NAMEPREP_THIS', 'NAMEPREP_CHROME', 'NAMEPREP_GECKO', 'NAMEPREP_IE', 'has_tone_mark', 'b1_b2_map', 'map_step',
            'swap_corrigendum5', 'has_unassigned', 'decompose', 'canonical_order', 'nfkc', 'is_prohibited',
@@ -204,26 +206,28 @@ def nameprep(s: str, check_bidi: bool = False,
     # The ASCII shortcut (see above).
     if s.isascii():
         return s.lower()
+    trace = trace_for('nameprep')
     # Step 2 (GECKO): a tone mark fails.
     if profile.reject_tone_marks and has_tone_mark(s):
-        return None
+        return trace.fail('2', 'nameprep-tone-mark', None)
     # Step 3: Map.
-    s = map_step(s)
+    s = trace.step('3', s, map_step(s))
     # Step 4 (GECKO): Corrigendum 5 sequences swapped.
     if profile.swap_corrigendum5:
-        s = swap_corrigendum5(s)
+        s = trace.step('4', s, swap_corrigendum5(s))
     # Steps 5-6 (THIS, GECKO): has-unassigned.
     unassigned = profile.remap_unassigned and has_unassigned(s)
     # Step 7: NFKC.
-    s = nfkc(s, profile.unicode)
+    s = trace.step('7', s, nfkc(s, profile.unicode))
     # Steps 8-9 (THIS, GECKO): Map and NFKC again.
     if unassigned:
-        s = nfkc(map_step(s), profile.unicode)
+        s = trace.step('8-9', s, nfkc(map_step(s), profile.unicode))
     # Step 10: Prohibit.
     if not prohibit_step(s):
-        return None
+        char = next(c for c in s if is_prohibited(c))
+        return trace.fail('10', 'nameprep-prohibited', None, char=f'U+{ord(char):04X}')
     # Step 11: Check bidi, when asked.
     if check_bidi and not bidi_step(s, profile.bidi_unicode):
-        return None
+        return trace.fail('11', 'nameprep-bidi', None, label=s)
     # Step 12.
     return s

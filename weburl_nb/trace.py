@@ -5,11 +5,12 @@
 # %% ../nbs/14_trace.ipynb 3
 from __future__ import annotations
 
+from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, NamedTuple
 
 # %% auto 0
-__all__ = ['OFF', 'REASONS', 'STEPS', 'SECTIONS', 'Step', 'trace_for', 'Recording', 'Quiet', 'Reason']
+__all__ = ['OFF', 'REASONS', 'STEPS', 'SECTIONS', 'Step', 'trace_for', 'Recording', 'quiet', 'Reason']
 
 # %% ../nbs/14_trace.ipynb 6
 class Step(NamedTuple):
@@ -105,14 +106,14 @@ class Recording:
         return [s for s in self.steps if s.reason is not None]
 
 
-class Quiet:
-    "Nothing records inside its `with` block, not even a recording in force outside it."
-
-    def __enter__(self) -> None:
-        self._token = _RECORDER.set(None)
-
-    def __exit__(self, *exc) -> None:
-        _RECORDER.reset(self._token)
+@contextmanager
+def quiet():
+    "Nothing records inside this `with` block, not even a recording in force outside it."
+    token = _RECORDER.set(None)
+    try:
+        yield
+    finally:
+        _RECORDER.reset(token)
 
 # %% ../nbs/14_trace.ipynb 10
 class Reason(NamedTuple):
@@ -122,6 +123,7 @@ class Reason(NamedTuple):
     what: str       # what went wrong, in plain words
     message: str    # what the user reads: a `str.format` template over the failing step's values
     example: str    # a URL that fails this way (with `base` after a space, when it needs one)
+    browser: str = 'this'   # the profile the example fails in
 
 
 REASONS = {r[0]: Reason(*r[1:]) for r in [
@@ -132,6 +134,34 @@ REASONS = {r[0]: Reason(*r[1:]) for r in [
     ('base-not-hierarchical', 'resolve', '8', 'a relative reference, and a base that has no hierarchy',
      'a relative reference cannot be resolved against a {scheme}: URL (resolution step 8)',
      'a/b mailto:x@example.com'),
+    ('host-encoded-bracket', 'host', '5', 'the host starts with `%5B`, an encoded `[`',
+     "host {host!r} starts with %5B, an encoded '[' (CanonicalizeHost step 5)", 'http://%5Bx%5D/'),
+    ('host-nameprep', 'host', '11', 'Nameprep refused the host (the Nameprep step says why)',
+     'host {host!r}: Nameprep refused it (CanonicalizeHost step 11)', 'http://a\ue000b/'),
+    ('host-percent', 'host', '12', 'CHROME: a `%` left in the host after decoding',
+     "host {host!r} holds a '%' after decoding (CanonicalizeHost step 12, CHROME)", 'http://a%25b/',
+     'chrome'),
+    ('host-null-space', 'host', '13', 'GECKO: the host holds a NUL or a space',
+     'host {host!r} holds a NUL or a space (CanonicalizeHost step 13, GECKO)', 'http://a\x00b/', 'gecko'),
+    ('host-label', 'host', '20', 'a label of the host cannot be written in ASCII',
+     'host: the label {label!r} cannot be written in ASCII (CanonicalizeHost step 20)',
+     'http://xn--\u00fc.test/'),
+    ('host-ipv4-overflow', 'host', '27', 'CHROME: a number of an IPv4 address over 32 bits',
+     "host {host!r}: a number over 32 bits (CanonicalizeHost step 27, CHROME)", 'http://4294967296/',
+     'chrome'),
+    ('host-colon', 'host', '26', 'a `:` outside square brackets, in a scheme other than `file`',
+     "host {host!r} has a ':' outside square brackets (CanonicalizeHost step 26)", 'http://[::1]x:8/'),
+    ('host-forbidden-code-point', 'host', '28', 'after decoding, the host holds `/`, `\\`, `%` or NUL',
+     'host: {char!r} may not appear in a host (CanonicalizeHost step 28)', 'http://a%2fb.test/'),
+    ('host-bad-percent', 'host', '29', "IE: `%00`, or a `%` without two hexadecimal digits",
+     "host {host!r} holds %00 or a stray '%' (CanonicalizeHost step 29, IE)", 'http://a%zzb/', 'ie'),
+    ('nameprep-tone-mark', 'nameprep', '2', 'GECKO: a combining tone mark (U+0340, U+0341)',
+     'host: a combining tone mark is refused (Nameprep step 2, GECKO)', 'http://a\u0340b/', 'gecko'),
+    ('nameprep-prohibited', 'nameprep', '10', 'the host holds a character Nameprep prohibits',
+     'host: {char} is prohibited (Nameprep, Prohibit step)', 'http://a\ue000b/'),
+    ('nameprep-bidi', 'nameprep', '11', 'a label mixes right-to-left and left-to-right characters',
+     'host: {label!r} mixes right-to-left and left-to-right text (Nameprep, Check bidi step)',
+     'http://a\u05d0.test/', 'ie'),
     ('host-invalid', 'canon', 'C5', 'the host failed CanonicalizeHost',
      'the host {host!r} is invalid (canonicalization C5)', 'http://a%2fb.test/'),
     ('port-not-digits', 'canon', 'C6', 'the port is not a string of digits',
@@ -170,14 +200,20 @@ STEPS = {(section, number): what for section, rows in {
               ('C11', "query percent-encoded in the document's encoding, fragment's controls escaped")],
     'host': [('2', 'tabs and newlines removed'),
              ('6', 'percent-decoded, the bytes read as UTF-8'),
+             ('7', 'IE: the escapes of some ASCII characters decoded'),
+             ('10', 'CHROME, IE: a final label separator set aside as the root dot'),
              ('11', 'Nameprep on the whole host'),
+             ('14', 'CHROME: some characters percent-encoded'),
              ('15', 'label separators (U+3002, U+FF0E, U+FF61) become "."'),
              ('16', 'the root dot set aside'),
              ('20', 'labels with non-ASCII characters written in Punycode'),
+             ('23', 'CHROME: escapes turned back into characters'),
+             ('24', 'CHROME: ASCII letters lowercased'),
              ('25', 'an IPv6 literal, written in canonical form'),
              ('27', 'an IPv4 address, written in dotted decimal'),
              ('30', 'characters URLs do not allow in a host percent-encoded')],
     'nameprep': [('3', 'Map: ignorable characters dropped, case folded'),
+                 ('4', 'GECKO: Corrigendum 5 sequences swapped'),
                  ('7', 'NFKC normalization'),
                  ('8-9', 'characters new since Unicode 3.2: mapped and normalized once more')],
 }.items() for number, what in rows}
