@@ -486,7 +486,8 @@ def canonicalize_host_steps(s: str, scheme: str | None = None,
         return trace.step('27', s, ipv4)
     # Step 28: a forbidden character gives up.
     if has_forbidden(s, profile):
-        char = next(c for c in profile.forbidden if c in s)
+        seen = percent_decode_ascii(s, profile.forbidden) if '%' in s else s   # IE: escapes
+        char = next((c for c in profile.forbidden if c in seen), '%')
         return trace.fail('28', 'host-forbidden-code-point', fallback, char=char)
     # Step 29 (IE): `%00` or a stray `%` gives up.
     if profile.reject_bad_percent and has_bad_percent(s):
