@@ -50,8 +50,6 @@ def page_links(text: str, names: dict[str, str]) -> str:
     def repl(m):
         stem = (m.group(2) or "") + m.group(3)
         page = names.get(stem) or names.get(m.group(3)) or (m.group(3) if m.group(3) in names.values() else None)
-        if m.group(3) == "conformance" and m.group(1) == "](":  # the generated page: its source is Markdown
-            return f"](conformance.md{m.group(5) or ''}"
         if not page and m.group(3) in GENERATED_PAGES and m.group(1) == "](":
             # a page the build writes as Markdown (the conformance page): link its source
             return f"{m.group(1)}{m.group(3)}.md{m.group(5) or ''}"
