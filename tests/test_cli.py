@@ -68,7 +68,7 @@ def test_jobs_keep_order_messages_and_status():
     assert one.returncode == two.returncode == 1
     assert two.stdout == one.stdout and two.stderr == one.stderr
     assert one.stdout.count(b"\n") == 60_000
-    assert b"line 59999: invalid URL: 'bad 19999'" in one.stderr
+    assert b"line 59999: invalid URL 'bad 19999': no scheme" in one.stderr
 
 
 def test_jobs_all_cores_and_bad_count():

@@ -17,14 +17,15 @@ from .batch import canonicalize_many, ordered_map
 from .browsers import BROWSERS, compare
 from .canonicalization import canonicalize_parsed_url
 from .encoding import charset_encoding
+from .explain import explain
 from .keys import surt
 from .parsing import parse_url
 from .resolution import resolve_url
 from .serialization import serialize_parsed_url
 
 # %% auto 0
-__all__ = ['COMPONENTS', 'CHUNK_BYTES', 'parse_args', 'json_line', 'convert_lines', 'read_chunks', 'convert_block', 'Progress',
-           'show_progress', 'main']
+__all__ = ['COMPONENTS', 'CHUNK_BYTES', 'MESSAGE_INPUT', 'parse_args', 'json_line', 'convert_lines', 'read_chunks',
+           'convert_block', 'invalid_message', 'Progress', 'show_progress', 'main']
 
 # %% ../nbs/08_cli.ipynb 5
 COMPONENTS = ('scheme', 'user', 'password', 'host', 'port', 'path', 'query', 'fragment')
@@ -63,6 +64,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help='whose steps to follow (default: this, the spec)')
     p.add_argument('--compare', action='store_true',
                    help='show each URL under every profile and today\'s standards')
+    p.add_argument('--explain', action='store_true',
+                   help='print the steps that made each result (with --json: as JSON)')
     p.add_argument('--surt', action='store_true',
                    help='print the SURT key (com,example)/a?b) of each canonical URL')
     p.add_argument('-j', '--jobs', type=_jobs, default=1, metavar='N',
@@ -73,6 +76,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.surt and (args.json or args.compare):
         p.error('--surt goes with neither --json nor --compare')
+    if args.explain and (args.surt or args.compare):
+        p.error('--explain goes with neither --surt nor --compare')
     return args
 
 # %% ../nbs/08_cli.ipynb 7
@@ -95,6 +100,12 @@ def convert_lines(lines: list[str], args: argparse.Namespace
         if args.json:
             return [json.dumps(t.as_dict(), ensure_ascii=False) for t in tables], []
         return [f'{t}\n' for t in tables], []
+    if args.explain:
+        found = [explain(t, args.base, args.charset, args.browser) for t in lines]
+        bad = [i for i, e in enumerate(found) if e.result is None]
+        if args.json:
+            return [json.dumps(e.as_dict(), ensure_ascii=False) for e in found], bad
+        return [f'{e}\n' for e in found], bad
     if args.json:
         parsed_base = None if args.base is None else parse_url(args.base)
         pairs = [json_line(t, parsed_base, args.charset, args.browser) for t in lines]
@@ -139,7 +150,19 @@ def convert_block(job: tuple) -> tuple[str, list[tuple[int, str]], int]:
         lines = block                                 # the arguments, already text
     out, bad = convert_lines(lines, args)
     text = '\n'.join(out) + '\n' if out else ''
-    return text, [(i, lines[i]) for i in bad], len(lines)
+    return text, [(i, invalid_message(lines[i], args)) for i in bad], len(lines)
+
+
+MESSAGE_INPUT = 200                                   # characters of an input a message quotes
+
+
+def invalid_message(text: str, args: argparse.Namespace) -> str:
+    "What standard error says of an invalid input: the input (cut short) and why (`explain`)."
+    reason = explain(text, args.base, args.charset, args.browser).reason
+    shown = repr(text[:MESSAGE_INPUT])
+    if len(text) > MESSAGE_INPUT:
+        shown += f'... ({len(text):,} characters)'
+    return f'invalid URL {shown}: {reason}'
 
 # %% ../nbs/08_cli.ipynb 14
 class Progress:
@@ -210,9 +233,8 @@ def main(argv: list[str] | None = None, stdin=None, stdout=None, stderr=None) ->
                 status = 1
                 if progress:
                     progress.clear()
-                stderr.write(''.join(f'weburl: {label} {done + i + 1}: '
-                                     f'invalid URL: {t!r}\n'
-                                     for i, t in invalid))
+                stderr.write(''.join(f'weburl: {label} {done + i + 1}: {message}\n'
+                                     for i, message in invalid))
             stdout.write(text)
             stdout.flush()
             done += count
