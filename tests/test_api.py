@@ -11,8 +11,8 @@ from weburl_nb import (ParsedURL, canonicalize_parsed_url, parse_url, resolve_ur
 
 def test_exported_names():
     assert weburl_nb.__all__ == ['ParsedURL', 'parse_url', 'resolve_url', 'canonicalize_parsed_url',
-                                 'serialize_parsed_url', 'url_to_canon_url', 'profile_for',
-                                 'compare', 'surt', 'same_resource']
+                                 'serialize_parsed_url', 'url_to_canon_url', 'canonicalize_many',
+                                 'profile_for', 'compare', 'explain', 'surt', 'same_resource']
 
 
 @pytest.mark.parametrize("call, argument", [
@@ -128,3 +128,13 @@ def test_compare_on_hostile_inputs_never_raises(s):
     for c in (weburl_nb.compare(s), weburl_nb.compare("x", s, "shift_jis")):
         str(c), c._repr_html_(), json.dumps(c.as_dict())
         assert [o.name for o in c.outcomes] == ["this", "chrome", "gecko", "ie", "whatwg", "idna"]
+
+
+def test_parsed_url_html_table():
+    "Jupyter's table of a ParsedURL tells a missing component from an empty one and shows the flags."
+    from weburl_nb import parse_url
+    html = parse_url('http://a/?')._repr_html_()
+    assert '<th>query</th><td><code>&#x27;&#x27;</code></td>' in html      # present, empty
+    assert '<th>fragment</th><td><i>missing</i></td>' in html              # missing
+    assert '<th>hierarchical</th><td>True</td>' in html
+    assert '<caption>&lt;invalid URL&gt;</caption>' in parse_url('x')._repr_html_()

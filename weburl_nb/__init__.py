@@ -16,6 +16,9 @@ from .entry import url_to_canon_url
 from .host import profile_for
 from .browsers import compare
 from .keys import same_resource, surt
+from .batch import canonicalize_many
+from .explain import explain
 
 __all__ = ['ParsedURL', 'parse_url', 'resolve_url', 'canonicalize_parsed_url', 'serialize_parsed_url',
-           'url_to_canon_url', 'profile_for', 'compare', 'surt', 'same_resource']
+           'url_to_canon_url', 'canonicalize_many', 'profile_for', 'compare', 'explain',
+           'surt', 'same_resource']

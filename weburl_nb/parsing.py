@@ -65,6 +65,16 @@ class ParsedURL(NamedTuple):
         s = self.geturl()
         return INVALID_URL_STR if s is None else s
 
+    def _repr_html_(self) -> str:
+        "A table for Jupyter: each component (*missing* vs `''`), then the flags."
+        from html import escape                                  # only when displayed
+        def cell(v):
+            return '<i>missing</i>' if v is None else f'<code>{escape(repr(v))}</code>'
+        rows = [(k, cell(v)) for k, v in zip(_COMPONENTS, self)]
+        rows += [(k, str(getattr(self, k))) for k in ('invalid', 'hierarchical')]
+        body = ''.join(f'<tr><th>{k}</th><td>{v}</td></tr>' for k, v in rows)
+        return f'<table class="parsed-url"><caption>{escape(str(self))}</caption>{body}</table>'
+
     @property
     def netloc(self) -> str | None:
         "The authority as serialized (`user:password@host:port`); `None` without one."
