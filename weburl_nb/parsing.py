@@ -66,14 +66,15 @@ class ParsedURL(NamedTuple):
         return INVALID_URL_STR if s is None else s
 
     def _repr_html_(self) -> str:
-        "A table for Jupyter: each component (*missing* vs `''`), then the flags."
+        "A one-row table for Jupyter: each component (*missing* vs `''`), then the flags."
         from html import escape                                  # only when displayed
         def cell(v):
             return '<i>missing</i>' if v is None else f'<code>{escape(repr(v))}</code>'
-        rows = [(k, cell(v)) for k, v in zip(_COMPONENTS, self)]
-        rows += [(k, str(getattr(self, k))) for k in ('invalid', 'hierarchical')]
-        body = ''.join(f'<tr><th>{k}</th><td>{v}</td></tr>' for k, v in rows)
-        return f'<table class="parsed-url"><caption>{escape(str(self))}</caption>{body}</table>'
+        names = [*_COMPONENTS, 'invalid', 'hierarchical']
+        values = [cell(v) for v in self[:8]] + [str(self.invalid), str(self.hierarchical)]
+        head = ''.join(f'<th>{k}</th>' for k in names)
+        row = ''.join(f'<td>{v}</td>' for v in values)
+        return f'<table class="parsed-url"><tr>{head}</tr><tr>{row}</tr></table>'
 
     @property
     def netloc(self) -> str | None:
