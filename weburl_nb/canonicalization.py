@@ -300,11 +300,3 @@ def canonicalize_parsed_url(u: ParsedURL, charset: str | None = None, browser: s
 def _port_failure(port: str) -> str:
     "The reason C6 failed, for the trace: not digits, or too large."
     return 'port-out-of-range' if _DIGITS_RE.fullmatch(port) else 'port-not-digits'
-
-# %% ../nbs/06_canonicalization.ipynb 39
-def __getattr__(name: str):
-    "The entry point (`url_to_canon_url`, its steps and its argument check) moved to `weburl_nb.entry`."
-    if name in ('url_to_canon_url', 'url_to_canon_url_steps', '_check_arguments'):
-        from weburl_nb import entry
-        return getattr(entry, name)
-    raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
