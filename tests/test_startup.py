@@ -1,0 +1,69 @@
+"""Start-up: what `import weburl_nb` and `weburl URL` load, each checked in a fresh process (not timed:
+`make bench` measures the time). The modules named here are the ones the package takes care not to
+import until an option or a function needs them (09_api, 08_cli, 00_charclasses)."""
+import subprocess
+import sys
+
+import pytest
+
+# Never loaded by `import weburl_nb`, nor by `weburl URL`.
+NOT_AT_START = ["weburl_nb.browsers", "weburl_nb.explain", "weburl_nb.keys", "weburl_nb.frames"]
+
+
+def loaded_modules(code: str) -> set[str]:
+    "The names in `sys.modules` after running `code` in a fresh interpreter."
+    probe = f"import sys\n{code}\nprint(repr(sorted(sys.modules)), file=sys.stderr)"
+    p = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert p.returncode in (0, 1), p.stderr
+    return set(eval(p.stderr.strip().splitlines()[-1]))
+
+
+def cli_modules(*args: str) -> set[str]:
+    "The modules loaded by a run of `weburl args...` (its `main`, as the console script calls it)."
+    return loaded_modules("from weburl_nb.cli import main\n"
+                          f"try:\n    main({list(args)!r})\nexcept SystemExit:\n    pass")
+
+
+def test_import_loads_no_optional_module():
+    loaded = loaded_modules("import weburl_nb")
+    assert not loaded & set(NOT_AT_START + ["weburl_nb.batch", "weburl_nb.cli"])
+
+
+def test_weburl_url_loads_no_optional_module():
+    loaded = cli_modules("http://example.com/")
+    assert not loaded & set(NOT_AT_START + ["json", "concurrent.futures"])
+
+
+@pytest.mark.parametrize("option, module", [
+    ("--json", "json"), ("--compare", "weburl_nb.browsers"), ("--explain", "weburl_nb.explain"),
+    ("--surt", "weburl_nb.keys")])
+def test_an_option_loads_its_module(option, module):
+    assert module in cli_modules(option, "http://example.com/")
+
+
+def test_an_invalid_url_loads_explain_for_its_message():
+    assert "weburl_nb.explain" in cli_modules("http://a b:x/")
+
+
+def test_lazy_names_resolve():
+    code = """
+import weburl_nb
+assert {'compare', 'explain', 'surt', 'same_resource', 'canonicalize_many'} <= set(dir(weburl_nb))
+assert weburl_nb.surt('http://www.example.com/a') == 'com,example)/a'
+from weburl_nb import explain, compare
+assert explain('http://a.test/').result == 'http://a.test/'
+import weburl_nb.explain                    # the submodule does not hide the function
+assert weburl_nb.explain is explain and callable(weburl_nb.explain)
+from weburl_nb.explain import Explanation   # and the submodule is importable as ever
+ns = {}
+exec('from weburl_nb import *', ns)
+assert set(weburl_nb.__all__) <= set(ns)
+try:
+    weburl_nb.no_such_name
+except AttributeError as e:
+    assert 'no_such_name' in str(e)
+else:
+    raise AssertionError('no AttributeError')
+"""
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
