@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -14,14 +13,13 @@ from collections.abc import Iterator
 
 from . import __version__
 from .batch import canonicalize_many, ordered_map
-from .browsers import BROWSERS, compare
 from .canonicalization import canonicalize_parsed_url
 from .encoding import charset_encoding
-from .explain import explain
-from .keys import surt
+from .host import PROFILES
 from .parsing import parse_url
 from .resolution import resolve_url
 from .serialization import serialize_parsed_url
+# `json`, `compare`, `explain` and `surt`: imported where an option needs them (start-up time).
 
 # %% auto 0
 __all__ = ['COMPONENTS', 'CHUNK_BYTES', 'MESSAGE_INPUT', 'parse_args', 'json_line', 'convert_lines', 'read_chunks',
@@ -60,7 +58,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help='document encoding for queries (WHATWG label, default UTF-8)')
     p.add_argument('--json', action='store_true',
                    help='print one JSON object of components per line')
-    p.add_argument('--browser', type=str.lower, choices=BROWSERS, default='this',
+    p.add_argument('--browser', type=str.lower, choices=list(PROFILES), default='this',
                    help='whose steps to follow (default: this, the spec)')
     p.add_argument('--compare', action='store_true',
                    help='show each URL under every profile and today\'s standards')
@@ -84,6 +82,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def json_line(text: str, parsed_base, charset: str | None,
               browser: str = 'this') -> tuple[bool, str]:
     "`(invalid, JSON line)` for one input; *parsed_base* None: it is its own base."
+    import json
     base = parsed_base if parsed_base is not None else parse_url(text)
     url = canonicalize_parsed_url(resolve_url(text, base), charset, browser)
     record = {'input': text, 'url': serialize_parsed_url(url),
@@ -95,12 +94,16 @@ def json_line(text: str, parsed_base, charset: str | None,
 def convert_lines(lines: list[str], args: argparse.Namespace
                   ) -> tuple[list[str], list[int]]:
     "The output line for each input line, and the positions of the invalid inputs."
+    if args.json:
+        import json
     if args.compare:
+        from weburl_nb.browsers import compare
         tables = [compare(text, args.base, args.charset) for text in lines]
         if args.json:
             return [json.dumps(t.as_dict(), ensure_ascii=False) for t in tables], []
         return [f'{t}\n' for t in tables], []
     if args.explain:
+        from weburl_nb.explain import explain
         found = [explain(t, args.base, args.charset, args.browser) for t in lines]
         bad = [i for i, e in enumerate(found) if e.result is None]
         if args.json:
@@ -112,6 +115,7 @@ def convert_lines(lines: list[str], args: argparse.Namespace
         bad = [i for i, (invalid, _) in enumerate(pairs) if invalid]
         return [line for _, line in pairs], bad
     if args.surt:
+        from weburl_nb.keys import surt
         out = [surt(t, args.base, args.charset, browser=args.browser) for t in lines]
     else:
         out = canonicalize_many(lines, args.base, args.charset, args.browser)
@@ -158,6 +162,7 @@ MESSAGE_INPUT = 200                                   # characters of an input a
 
 def invalid_message(text: str, args: argparse.Namespace) -> str:
     "What standard error says of an invalid input: the input (cut short) and why (`explain`)."
+    from weburl_nb.explain import explain
     reason = explain(text, args.base, args.charset, args.browser).reason
     shown = repr(text[:MESSAGE_INPUT])
     if len(text) > MESSAGE_INPUT:
