@@ -16,7 +16,7 @@ export WEBURL_TESTDATA := $(TESTDATA)
 BENCHDATA ?= $(or $(WEBURL_BENCHDATA),../shared/bench)
 FUZZ_SECONDS ?= 600
 
-.PHONY: help install dev run fuzz fuzz-smoke export outputs readme test pytest nbtest check-sync conformance site site-test bench bench-record
+.PHONY: help install dev run fuzz fuzz-smoke export outputs readme test pytest nbtest check-sync conformance site site-test bench bench-record bench-scale bench-scale-record
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -75,7 +75,7 @@ conformance:  ## agreement with the data per mode (THIS, chrome, gecko, ie) and 
 
 test-spark:  ## the Spark recipes and tests on local[*] (pip install -e '.[spark]'; Java: apt-get install default-jre-headless)
 	WEBURL_TEST_SPARK=1 $(PY) -m pytest -q -rs tests/test_spark.py
-	nbdev_test --path nbs/12a_frames.ipynb --flags spark
+	$(call tool,nbdev_test) --path nbs/12a_frames.ipynb --flags spark
 
 check-sync:  ## weburl_nb/ and README.md equal what nbs/ generates; notebooks are clean
 	$(PY) tools/check_sync.py
@@ -91,3 +91,9 @@ bench:  ## the benchmark against urllib.parse and the peers (pip install -e .[be
 
 bench-record:  ## keep the latest benchmark run as the one the site shows by default (bench/recorded.json)
 	cp bench-results/latest.json bench/recorded.json
+
+bench-scale:  ## Dask and Spark, 1 vs 2 workers, over 1,000,000 links (needs the scale and spark extras: pip install -e '.[scale,spark]', and Java: apt-get install default-jre-headless; a missing engine is skipped); writes bench-results/at_scale.json
+	$(PY) bench/at_scale.py --data $(BENCHDATA)
+
+bench-scale-record:  ## keep the latest at-scale run as the one the site shows (bench/recorded_at_scale.json)
+	cp bench-results/at_scale.json bench/recorded_at_scale.json

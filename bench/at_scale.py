@@ -1,75 +1,286 @@
-"""Throughput of the at-scale routes: `weburl_nb.frames` on a Dask LocalCluster of 1 and 2 workers.
+"""Throughput of the at-scale routes of `weburl_nb.frames` with 1 and with 2 workers: Dask and Spark.
 
-    python bench/at_scale.py --data ../shared/bench [--rows 1000000]
+    python bench/at_scale.py --data ../shared/bench [--rows 1000000] [--rounds 3] [--engines dask,spark]
 
-The hrefs corpus (page URL, link) is repeated to `--rows` rows, cut into 8 partitions held by the
-cluster (persisted first, so reading is not timed), and a canonical column is computed with
-`canonicalize_series` and counted. Prints links per second per run, per worker, and the speed-up of
-two workers over one, with the load average before each run (other work on the machine skews the
-wall-clock figures), and the workers' CPU time, which other work does not inflate as much:
-links per worker CPU-second, and the speed-up that the split of CPU time between the two allows.
+(`make bench-scale`; needs the `scale` extra for Dask, the `spark` extra and Java for Spark; an engine
+that is missing is skipped with a message.) The hrefs corpus (page URL, link) is repeated to `--rows`
+rows and handed to the engine, cut into 8 partitions and held in memory (Dask: persisted on the
+workers; Spark: cached and counted), so reading is not timed, and each route runs once untimed over 20,000 rows (imports in the
+workers, the JVM's compiler). Then a canonical column is computed
+with `canonicalize_series` and its invalid links (None) are counted, by each route:
+
+- dask `map_partitions`: `canonicalize_series` on each partition's `link` and `page` columns;
+- spark `pandas_udf`: the columns of each Arrow batch as pandas `Series`;
+- spark `mapInPandas`: each Arrow batch as a pandas frame;
+- `passthrough` (each engine): the same trip with the link copied instead of canonicalized, which
+  is the engine's own cost (transfer, Arrow conversion, scheduling) without our work.
+
+Workers: a Dask `LocalCluster` of n worker processes of one thread each; Spark `local[n]` (n task
+threads in one JVM, each feeding its own Python worker process). Each round runs n = 1, then n = 2,
+each on a fresh cluster or session, so a slow spell of a shared machine falls on both; figures are
+medians over all rounds and trials. Before each timed run the 1-minute load average is recorded.
+
+Besides wall-clock time, the CPU time of every process is read from /proc (user + system, with
+reaped children) before and after each run: ours (driver, Dask scheduler), the JVM, and each worker
+process (Dask workers, Spark's Python workers). Other work on the machine inflates wall-clock time
+but hardly CPU time, so the CPU figures tell what two free cores would give: a run cannot be faster
+than its busiest worker's CPU time, nor than all its CPU time spread over the machine's cores; the
+larger of the two is the *CPU-bound time*, and the ratio of those of n = 1 and n = 2 the CPU-based
+speed-up. Writes everything to `--out` (default bench-results/at_scale.json).
 """
-import argparse, os, resource, time
+from __future__ import annotations
+
+import argparse, json, os, platform, shutil, statistics, sys, time
+from importlib import metadata
 from pathlib import Path
 
-import dask.dataframe as dd
 import pandas as pd
-from distributed import Client, LocalCluster, wait
 
+from weburl_nb.batch import canonicalize_many
 from weburl_nb.frames import canonicalize_series
+
+PARTITIONS = 8
+WARM_ROWS = 20_000                  # the untimed run of each route before the timed ones
+TICK = os.sysconf('SC_CLK_TCK')
 
 
 def corpus(data: Path, rows: int) -> pd.DataFrame:
-    pairs = [line.split('\t', 1) for line in (data / 'hrefs.tsv').read_text(encoding='utf-8').splitlines()]
-    pairs = [p for p in pairs if len(p) == 2]
+    "The (page, link) pairs of `hrefs.tsv` repeated to *rows* rows."
+    lines = (data / 'hrefs.tsv').read_text(encoding='utf-8').splitlines()
+    pairs = [p for p in (line.split('\t', 1) for line in lines) if len(p) == 2]
     reps = -(-rows // len(pairs))
     return pd.DataFrame((pairs * reps)[:rows], columns=['page', 'link'])
 
 
-def cpu_seconds() -> float:
-    "CPU time of the calling process (run on each worker by `client.run`)."
-    r = resource.getrusage(resource.RUSAGE_SELF)
-    return r.ru_utime + r.ru_stime
+def copy_links(links, pages=None):
+    "The passthrough route: the links as they are (the engine's cost without our work)."
+    return links.astype(object)
 
 
-def run(frame: pd.DataFrame, workers: int, trials: int) -> dict:
+# ---- CPU time of this process and its descendants, from /proc ----
+
+def _stat(pid: int) -> tuple[int, str, float] | None:
+    "(parent pid, command name, CPU seconds incl. reaped children) of *pid*, None if it is gone."
+    try:
+        raw = Path(f'/proc/{pid}/stat').read_text()
+    except OSError:
+        return None
+    name = raw[raw.index('(') + 1:raw.rindex(')')]
+    f = raw[raw.rindex(')') + 2:].split()
+    return int(f[1]), name, sum(int(x) for x in f[11:15]) / TICK
+
+
+def process_tree() -> dict[int, tuple[int, str, float]]:
+    "pid -> (parent, name, CPU seconds) for this process and all its descendants."
+    stats = {int(p): s for p in os.listdir('/proc') if p.isdigit() and (s := _stat(int(p)))}
+    tree, todo = {}, [os.getpid()]
+    while todo:
+        pid = todo.pop()
+        if pid in stats:
+            tree[pid] = stats[pid]
+            todo += [c for c, s in stats.items() if s[0] == pid]
+    return tree
+
+
+def cpu_used(before: dict, after: dict) -> dict[int, tuple[int, str, float]]:
+    "CPU seconds each process of *after* spent since *before* (a new process: all of its time)."
+    return {pid: (par, name, cpu - (before[pid][2] if pid in before else 0.0))
+            for pid, (par, name, cpu) in after.items()}
+
+
+# ---- the engines: each yields, per route, a function that runs the job and returns the invalid count
+
+def dask_engine(frame: pd.DataFrame, workers: int):
+    "A Dask LocalCluster of *workers* processes; the frame persisted on it. Yields (routes, worker pids)."
+    import dask.dataframe as dd
+    from distributed import Client, LocalCluster, wait
+
     with LocalCluster(n_workers=workers, threads_per_worker=1, dashboard_address=None) as cluster, \
             Client(cluster) as client:
-        parts = dd.from_pandas(frame, npartitions=8).persist()
-        wait(parts)
-        best = None
+        full = dd.from_pandas(frame, npartitions=PARTITIONS).persist()
+        warm = dd.from_pandas(frame[:WARM_ROWS], npartitions=PARTITIONS).persist()
+        wait([full, warm])
+
+        def route(fn):
+            return [lambda parts=parts: int(parts.link.map_partitions(fn, parts.page, meta=('c', 'object'))
+                                            .isna().sum().compute()) for parts in (full, warm)]
+        pids = set(client.run(os.getpid).values())
+        yield {'map_partitions': route(canonicalize_series), 'passthrough': route(copy_links)}, pids
+
+
+def _canonical_frames(batches):
+    "For `mapInPandas`: each batch with its `canonical` column."
+    for b in batches:
+        yield b.assign(canonical=canonicalize_series(b.link, b.page))
+
+
+def _copied_frames(batches):
+    for b in batches:
+        yield b.assign(canonical=b.link)
+
+
+def spark_engine(frame: pd.DataFrame, workers: int):
+    "A Spark session on `local[workers]`; the frame cached in 8 partitions. Yields (routes, None)."
+    from pyspark.sql import SparkSession
+    from pyspark.sql.functions import col, pandas_udf
+
+    spark = (SparkSession.builder.master(f'local[{workers}]').appName('weburl-nb-bench')
+             .config('spark.ui.enabled', 'false').config('spark.ui.showConsoleProgress', 'false')
+             .config('spark.driver.memory', '2g')
+             .config('spark.sql.execution.arrow.pyspark.enabled', 'true').getOrCreate())
+    spark.sparkContext.setLogLevel('ERROR')
+    try:
+        full = spark.createDataFrame(frame).repartition(PARTITIONS).cache()
+        warm = spark.createDataFrame(frame[:WARM_ROWS]).repartition(PARTITIONS).cache()
+        full.count(), warm.count()
+
+        @pandas_udf('string')
+        def udf(links: pd.Series, pages: pd.Series) -> pd.Series:
+            return canonicalize_series(links, pages)
+        schema = 'page string, link string, canonical string'
+
+        def count_null(route):
+            return [lambda df=df: route(df).filter(col('canonical').isNull()).count() for df in (full, warm)]
+        yield {'pandas_udf': count_null(lambda df: df.select(udf('link', 'page').alias('canonical'))),
+               'mapInPandas': count_null(lambda df: df.mapInPandas(_canonical_frames, schema)),
+               'passthrough': count_null(lambda df: df.mapInPandas(_copied_frames, schema))}, None
+    finally:
+        spark.stop()
+
+
+def classify(used: dict, worker_pids: set | None) -> dict:
+    "Split the CPU seconds of a run into ours, the JVM's, each worker's, and the rest."
+    me = os.getpid()
+    jvm = {pid for pid, (_, name, _) in used.items() if name == 'java'}
+    if worker_pids is None:                     # Spark: the Python workers are forked by the daemon
+        daemons = {pid for pid, (par, _, _) in used.items() if par in jvm}
+        worker_pids = {pid for pid, (par, _, _) in used.items() if par in daemons}
+    workers = sorted((round(used[p][2], 3) for p in worker_pids if p in used), reverse=True)
+    total = sum(c for _, _, c in used.values())
+    return {'ours': round(used[me][2], 3), 'jvm': round(sum(used[p][2] for p in jvm), 3),
+            'workers': [w for w in workers if w >= 0.05], 'total': round(total, 3)}
+
+
+def measure(engine, frame: pd.DataFrame, workers: int, trials: int, cores: int) -> dict:
+    "Each route of *engine* with *workers* workers, *trials* times: per trial seconds, load, CPU."
+    out = {}
+    gen = engine(frame, workers)
+    routes, pids = next(gen)
+    for name, (job, warm_up) in routes.items():
+        warm_up()                               # untimed: imports in the workers, the JVM's JIT
+        runs = []
         for _ in range(trials):
             load = os.getloadavg()[0]
-            before = client.run(cpu_seconds)
+            before = process_tree()
             t = time.perf_counter()
-            canon = parts.link.map_partitions(canonicalize_series, parts.page, meta=('c', 'string'))
-            invalid = int(canon.isna().sum().compute())
+            invalid = job()
             seconds = time.perf_counter() - t
-            cpu = [c - before[w] for w, c in client.run(cpu_seconds).items()]
-            if best is None or seconds < best['seconds']:
-                best = {'seconds': seconds, 'load': load, 'invalid': invalid, 'cpu': cpu}
-    best['rate'] = len(frame) / best['seconds']
-    best['per_worker'] = best['rate'] / workers
-    best['per_cpu_second'] = len(frame) / sum(best['cpu'])      # links per CPU-second of a worker
-    return best
+            cpu = classify(cpu_used(before, process_tree()), pids)
+            bound = max(max(cpu['workers'], default=0.0), cpu['total'] / cores)
+            runs.append({'seconds': round(seconds, 3), 'load': load, 'invalid': invalid, 'cpu': cpu,
+                         'cpu_bound_seconds': round(bound, 3)})
+            print(f'  {name:>14} {workers} worker(s): {seconds:6.2f} s, load {load:.2f}, '
+                  f'{invalid:,} invalid; CPU ours {cpu["ours"]:.2f} jvm {cpu["jvm"]:.2f} workers '
+                  f'{"+".join(f"{w:.2f}" for w in cpu["workers"])} total {cpu["total"]:.2f} s', flush=True)
+        out[name] = runs
+    gen.close()
+    return out
+
+
+def summary(rows: int, runs: dict) -> dict:
+    "Medians per engine, route and worker count, and the speed-ups of 2 workers over 1."
+    out = {}
+    for engine, by_workers in runs.items():
+        for route in by_workers[1][0]:
+            row = {}
+            for w in (1, 2):
+                trials = [t for rnd in by_workers[w] for t in rnd[route]]
+                sec = statistics.median(t['seconds'] for t in trials)
+                wcpu = statistics.median(sum(t['cpu']['workers']) for t in trials)
+                row[w] = {'seconds': sec, 'links_per_s': rows / sec, 'links_per_s_per_worker': rows / sec / w,
+                          'cpu_bound_seconds': statistics.median(t['cpu_bound_seconds'] for t in trials),
+                          'worker_cpu_seconds': wcpu, 'links_per_worker_cpu_s': rows / wcpu if wcpu else None,
+                          'jvm_cpu_seconds': statistics.median(t['cpu']['jvm'] for t in trials),
+                          'total_cpu_seconds': statistics.median(t['cpu']['total'] for t in trials),
+                          'load': [t['load'] for t in trials], 'invalid': sorted({t['invalid'] for t in trials}),
+                          'trials': len(trials)}
+            row['speedup'] = row[1]['seconds'] / row[2]['seconds']
+            row['cpu_speedup'] = row[1]['cpu_bound_seconds'] / row[2]['cpu_bound_seconds']
+            out[f'{engine} {route}'] = {str(k): v for k, v in row.items()}
+    return out
+
+
+def _version(dist: str) -> str | None:
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def available(engine: str) -> str | None:
+    "Why *engine* cannot run here, or None."
+    from importlib.util import find_spec
+    need = {'dask': ('dask', 'distributed', 'pyarrow'), 'spark': ('pyspark', 'pyarrow')}[engine]
+    missing = [m for m in need if find_spec(m) is None]
+    if missing:
+        return f"{', '.join(missing)} not installed (pip install -e '.[{'scale' if engine == 'dask' else 'spark'}]')"
+    if engine == 'spark' and shutil.which('java') is None:
+        return 'no Java (Debian: apt-get install default-jre-headless)'
+    return None
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument('--data', type=Path, default=Path('../shared/bench'))
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--data', type=Path, default=Path(os.environ.get('WEBURL_BENCHDATA', '../shared/bench')))
     ap.add_argument('--rows', type=int, default=1_000_000)
-    ap.add_argument('--trials', type=int, default=3)
+    ap.add_argument('--rounds', type=int, default=3, help='rounds of (1 worker, 2 workers)')
+    ap.add_argument('--trials', type=int, default=1, help='timed runs of each route per round')
+    ap.add_argument('--engines', default='dask,spark')
+    ap.add_argument('--out', type=Path, default=Path('bench-results/at_scale.json'))
     a = ap.parse_args()
     frame = corpus(a.data, a.rows)
-    res = {w: run(frame, w, a.trials) for w in (1, 2)}
-    for w, r in res.items():
-        print(f"{w} worker(s): {r['seconds']:.2f} s for {a.rows:,} links, {r['rate']:,.0f} links/s, "
-              f"{r['per_worker']:,.0f} per worker, {r['invalid']:,} invalid (load {r['load']:.2f}); "
-              f"worker CPU {' + '.join(f'{c:.2f}' for c in r['cpu'])} s: "
-              f"{r['per_cpu_second']:,.0f} links per worker CPU-second")
-    wall = res[1]['seconds'] / res[2]['seconds']
-    cpu = sum(res[1]['cpu']) / max(res[2]['cpu'])     # what two free cores would give
-    print(f"speed-up of 2 workers over 1: {wall:.2f} x measured; {cpu:.2f} x from the workers' CPU time")
+    cores = len(os.sched_getaffinity(0))
+    result = {'when': time.strftime('%Y-%m-%dT%H:%M:%S%z'), 'rows': a.rows, 'partitions': PARTITIONS,
+              'rounds': a.rounds, 'trials': a.trials, 'command': ' '.join(sys.argv),
+              'machine': {'platform': platform.platform(), 'cpus': cores, 'python': platform.python_version(),
+                          'load_at_start': os.getloadavg()},
+              'versions': {d: _version(d) for d in ('weburl-nb', 'pandas', 'pyarrow', 'dask', 'distributed',
+                                                     'pyspark')},
+              'skipped': {}, 'runs': {}}
+    if shutil.which('java'):
+        import subprocess
+        java = subprocess.run(['java', '-version'], capture_output=True, text=True).stderr.splitlines()
+        result['versions']['java'] = java[0] if java else None
+    # one process, no engine: the work itself, in Arrow-batch-sized slices (Spark's default 10,000)
+    t = time.process_time()
+    for i in range(0, len(frame), 10_000):
+        canonicalize_series(frame.link[i:i + 10_000], frame.page[i:i + 10_000])
+    result['one_process_cpu_seconds'] = round(time.process_time() - t, 3)
+    print(f"one process, no engine: {result['one_process_cpu_seconds']:.2f} s CPU for {a.rows:,} links "
+          f"({a.rows / result['one_process_cpu_seconds']:,.0f} links per CPU-second)", flush=True)
+    engines = {'dask': dask_engine, 'spark': spark_engine}
+    for name in a.engines.split(','):
+        why = available(name)
+        if why:
+            print(f'{name}: skipped: {why}')
+            result['skipped'][name] = why
+            continue
+        result['runs'][name] = {1: [], 2: []}
+        for r in range(a.rounds):
+            for w in (1, 2):
+                print(f'{name}, round {r + 1}, {w} worker(s):', flush=True)
+                result['runs'][name][w].append(measure(engines[name], frame, w, a.trials, cores))
+    result['machine']['load_at_end'] = os.getloadavg()
+    result['summary'] = summary(a.rows, result['runs'])
+    print(f'\nmedians over {a.rounds} round(s) x {a.trials} trial(s), {a.rows:,} links:')
+    for key, row in result['summary'].items():
+        one, two = row['1'], row['2']
+        print(f"{key:>22}: 1 worker {one['links_per_s']:,.0f} links/s; 2 workers {two['links_per_s']:,.0f} "
+              f"({two['links_per_s_per_worker']:,.0f} per worker); speed-up {row['speedup']:.2f} x measured, "
+              f"{row['cpu_speedup']:.2f} x CPU-bound; load {statistics.median(one['load'] + two['load']):.2f}")
+    a.out.parent.mkdir(parents=True, exist_ok=True)
+    a.out.write_text(json.dumps(result, indent=1) + '\n', encoding='utf-8')
+    print(f'written to {a.out}')
 
 
 if __name__ == '__main__':
