@@ -153,7 +153,7 @@ def starts_with_encoded_bracket(s: str) -> bool:
     return s[:3] in ('%5B', '%5b')
 
 # %% ../nbs/05_host.ipynb 20
-_PERCENT_RUN = re.compile(r'(?:%[0-9A-Fa-f]{2})+')
+_PERCENT_RUN = re.compile(r'(?:%[0-9A-Fa-f]{2})++')   # possessive: see above
 
 def _decode_run(m: re.Match) -> str:
     return bytes.fromhex(m.group().replace('%', '')).decode('utf-8', 'replace')
@@ -162,7 +162,7 @@ def percent_decode_utf8(s: str) -> str:
     "Step 6: decode the runs of `%XX` in `s` as UTF-8, invalid bytes becoming U+FFFD."
     return _PERCENT_RUN.sub(_decode_run, s) if '%' in s else s
 
-# %% ../nbs/05_host.ipynb 24
+# %% ../nbs/05_host.ipynb 25
 _TRIPLET = re.compile('%([0-9A-Fa-f]{2})')
 
 def percent_decode_ascii(s: str, chars: str) -> str:
@@ -174,19 +174,19 @@ def percent_decode_ascii(s: str, chars: str) -> str:
         return c if c in chars else m.group()
     return _TRIPLET.sub(decode, s)
 
-# %% ../nbs/05_host.ipynb 27
+# %% ../nbs/05_host.ipynb 28
 _SEPARATORS = '.\u3002\uff0e\uff61'                  # RFC 3490's label separators
 
 def split_root_separator(s: str) -> tuple[str, bool]:
     "Step 10 (CHROME, IE): `s` without a final label separator, and whether it had one."
     return (s[:-1], True) if s and s[-1] in _SEPARATORS else (s, False)
 
-# %% ../nbs/05_host.ipynb 30
+# %% ../nbs/05_host.ipynb 31
 def has_null_or_space(s: str | None) -> bool:
     "Step 13 (GECKO): whether `s` holds a NUL or a space."
     return s is not None and ('\x00' in s or ' ' in s)
 
-# %% ../nbs/05_host.ipynb 33
+# %% ../nbs/05_host.ipynb 34
 @lru_cache(maxsize=None)
 def _encode_table(chars: str, lowercase: bool = False) -> dict[int, str]:
     return {ord(c): f'%{ord(c):02x}' if lowercase else f'%{ord(c):02X}' for c in chars}
@@ -195,24 +195,24 @@ def percent_encode_chars(s: str, chars: str, lowercase: bool = False) -> str:
     "Steps 14 and 30: the ASCII characters `chars` of `s` percent-encoded."
     return s.translate(_encode_table(chars, lowercase)) if chars else s
 
-# %% ../nbs/05_host.ipynb 36
+# %% ../nbs/05_host.ipynb 37
 _LABEL_SEPARATORS = str.maketrans('\u3002\uff0e\uff61', '...')
 
 def replace_label_separators(s: str) -> str:
     "Step 15: every RFC 3490 label separator of `s` becomes `.`."
     return s.translate(_LABEL_SEPARATORS)
 
-# %% ../nbs/05_host.ipynb 39
+# %% ../nbs/05_host.ipynb 40
 def split_root_dot(s: str) -> tuple[str, bool]:
     "Step 16 (THIS): `s` without one final `.`, and whether there was one."
     return (s[:-1], True) if s.endswith('.') else (s, False)
 
-# %% ../nbs/05_host.ipynb 42
+# %% ../nbs/05_host.ipynb 43
 def has_xn_label(labels: list[str]) -> bool:
     "Step 18 (IE): whether one of `labels` starts with `xn--`."
     return any(label.startswith('xn--') for label in labels)
 
-# %% ../nbs/05_host.ipynb 45
+# %% ../nbs/05_host.ipynb 46
 @lru_cache(maxsize=None)
 def gecko_idn_lists() -> tuple[frozenset, frozenset]:
     "Step 20.1 (GECKO): the IDN whitelist of TLDs and blacklist of characters."
@@ -233,7 +233,7 @@ def gecko_idn_enabled(labels: list[str], s: str) -> bool:
     # Step 20.1.3-4.
     return tld in whitelist and not any(c in blacklist for c in s)
 
-# %% ../nbs/05_host.ipynb 47
+# %% ../nbs/05_host.ipynb 48
 def punycode_label(label: str) -> str | None:
     "Steps 20.2.1.2.1.2-4: `xn--` and the Punycode of `label`; `None` on failure."
     if len(label) > 59:
@@ -270,7 +270,7 @@ def label_to_ascii(label: str, profile: HostProfile = THIS,
         return None
     return label if len(label) <= 63 else None
 
-# %% ../nbs/05_host.ipynb 53
+# %% ../nbs/05_host.ipynb 54
 # Not letter, digit, `-`; `-` at an end.
 _STD3_BAD = re.compile('[\\x00-\\x2c./:-@\\[-`{-\\x7f]|^-|-$')
 
@@ -308,7 +308,7 @@ def ie_round_trip(label: str, profile: NameprepProfile = NAMEPREP_IE) -> str | N
         return None
     return None if '\u3002' in label else label                # step 20.2.2.6
 
-# %% ../nbs/05_host.ipynb 56
+# %% ../nbs/05_host.ipynb 57
 def labels_to_ascii(labels: list[str], profile: HostProfile = THIS,
                     idn_enabled: bool = False) -> list[str] | None:
     "Step 20.2: every label through step 20.2.1 or (IE) 20.2.2; `None` when one fails."
@@ -318,12 +318,12 @@ def labels_to_ascii(labels: list[str], profile: HostProfile = THIS,
         out = [label_to_ascii(label, profile, idn_enabled) for label in labels]
     return None if None in out else out
 
-# %% ../nbs/05_host.ipynb 59
+# %% ../nbs/05_host.ipynb 60
 def percent_decode_latin1(s: str) -> str:
     "Step 23 (CHROME): each `%XX` of `s` becomes the character U+00XX."
     return _TRIPLET.sub(lambda m: chr(int(m.group(1), 16)), s) if '%' in s else s
 
-# %% ../nbs/05_host.ipynb 62
+# %% ../nbs/05_host.ipynb 63
 def is_bracketed(s: str) -> bool:
     "Whether `s` starts with `[` and ends with `]` (the condition of step 25)."
     return len(s) >= 2 and s[0] == '[' and s[-1] == ']'
@@ -334,7 +334,7 @@ def bracketed_ipv6(s: str) -> str | None:
     addr = canonicalize_ipv6(s[1:-1])
     return None if addr is None else f'[{addr}]'
 
-# %% ../nbs/05_host.ipynb 65
+# %% ../nbs/05_host.ipynb 66
 def is_file_scheme(scheme: str | None) -> bool:
     "Whether `scheme` is `file`, ASCII case-insensitively."
     return (scheme is not None and len(scheme) == 4 and scheme.isascii()
@@ -374,7 +374,7 @@ def has_bad_percent(s: str) -> bool:
     "Step 29 (IE): whether `s` has `%00`, or a `%` not followed by two hex digits."
     return '%' in s and _BAD_PERCENT.search(s) is not None
 
-# %% ../nbs/05_host.ipynb 68
+# %% ../nbs/05_host.ipynb 69
 def percent_encode_host(s: str, scheme: str | None = None,
                         profile: HostProfile = THIS) -> str:
     "Step 30: `s` with the profile's characters percent-encoded (`scheme` matters)."
@@ -383,7 +383,7 @@ def percent_encode_host(s: str, scheme: str | None = None,
         chars += profile.encode_unless_file
     return percent_encode_chars(s, chars, profile.hex_lowercase)
 
-# %% ../nbs/05_host.ipynb 71
+# %% ../nbs/05_host.ipynb 72
 def steps_profile(s: str, scheme: str | None, profile: HostProfile) -> HostProfile:
     "The profile whose steps canonicalize `s`: THIS for bracketed and `file:` hosts."
     bracketed = s[:1] == '[' or s[:3] in ('%5B', '%5b')
@@ -391,7 +391,7 @@ def steps_profile(s: str, scheme: str | None, profile: HostProfile) -> HostProfi
         return THIS
     return profile
 
-# %% ../nbs/05_host.ipynb 74
+# %% ../nbs/05_host.ipynb 75
 def canonicalize_host_steps(s: str, scheme: str | None = None,
                             profile: HostProfile = THIS) -> str | None:
     "CanonicalizeHost, step by step, with `profile`'s choices; `None` for *fail*."
@@ -495,8 +495,10 @@ def canonicalize_host_steps(s: str, scheme: str | None = None,
     # Steps 30-31: percent-encode, and the result.
     return trace.step('30', s, percent_encode_host(s, scheme, profile))
 
-# %% ../nbs/05_host.ipynb 76
-_CANONICAL_NAME = re.compile(r'(?:[a-z0-9_~-]+\.)*(?![0-9]+\.?\Z|0x)[a-z0-9_~-]+\.?')
+# %% ../nbs/05_host.ipynb 77
+# The labels but the last (a possessive group), then the last label.
+_CANONICAL_NAME = re.compile(r'(?:[a-z0-9_~-]+\.(?=[a-z0-9_~-]))*+'
+                             r'(?![0-9]+\.?\Z|0x)[a-z0-9_~-]+\.?')
 
 def canonicalize_host(s: str, scheme: str | None = None,
                       profile: HostProfile = THIS) -> str | None:

@@ -53,7 +53,7 @@ FRAGMENT_CHAR = char_class(_kept_by(FRAGMENT_OCTETS))
 _KEPT_ESCAPE = f"%(?!{'|'.join(sorted(_UNRESERVED_HEX))})[0-9A-Fa-f]{{2}}"    # no unreserved escape
 
 # %% ../nbs/13_shortcuts.ipynb 10
-_PATH = f'[{PATH_CHAR[1:-1]}/]*(?:{_KEPT_ESCAPE}[{PATH_CHAR[1:-1]}/]*)*'
+_PATH = f'[{PATH_CHAR[1:-1]}/]*+(?:{_KEPT_ESCAPE}[{PATH_CHAR[1:-1]}/]*+)*+'   # possessive
 _TAIL = f'(?:\\?{QUERY_CHAR}*)?(?:#{FRAGMENT_CHAR}*)?'
 _SCHEME = f"(?!(?:{'|'.join(sorted(NOT_HIERARCHICAL_SCHEMES | {'file'}))}):)[a-z0-9+.\\-]{{2,}}"
 _HOST = r'(?:[a-z0-9_~.\-]*\.)?(?!0x)[a-z0-9_~\-]*[a-z_~\-][0-9]*\.?'    # last label: not digits, not 0x
@@ -98,7 +98,7 @@ _CLEAN_LINK = '|'.join([
     f'(?P<fragment>#{FRAGMENT_CHAR}*)',
     f'(?P<query>[?]{QUERY_CHAR}*(?:#{FRAGMENT_CHAR}*)?)',
     f'(?P<rooted>/(?!/){_PATH}{_TAIL})',
-    f'(?P<up>(?:\\.\\./)+|(?![./?#]|\\Z))(?P<relative>(?![A-Za-z0-9+.\\-]*:)(?![./]){_PATH}{_TAIL})',
+    f'(?P<up>(?:\\.\\./)++|(?![./?#]|\\Z))(?P<relative>(?![A-Za-z0-9+.\\-]*:)(?![./]){_PATH}{_TAIL})',
     f'(?P<absolute>{canonical_url_pattern(groups=False)})'])
 _clean_link = _compiled_on_first_use('_clean_link', _CLEAN_LINK)
 
@@ -218,7 +218,7 @@ def _base_info(base: str) -> tuple:
     return b, prefix, scheme, directory
 
 
-_leading_up = _compiled_on_first_use('_leading_up', r'(?:\.\./)*', 'match')
+_leading_up = _compiled_on_first_use('_leading_up', r'(?:\.\./)*+', 'match')
 _relative_dot_segment = _compiled_on_first_use('_relative_dot_segment',
                                                r'(?:\A|/)(?:\.|%2[Ee]){1,2}(?=/|\Z)', 'search')
 
