@@ -1,5 +1,6 @@
 """The `weburl` command, run as a separate process the way a user runs it."""
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -133,3 +134,23 @@ def test_unknown_charset_is_a_usage_error():
     assert bad.returncode == 2 and bad.stdout == b""
     assert b"unknown charset label: 'bogus'" in bad.stderr
     assert run(["--charset", "utf-7", "http://h/?\u4e00"]).stdout == b"http://h/?%E4%B8%80\n"
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn", "forkserver"])
+def test_jobs_on_a_regular_file_read_by_the_workers(tmp_path, method):
+    "Standard input a file: the workers read their spans of it themselves, under every start method."
+    data = b"#\n" + b"".join(b"HTTP://h%d/a/../b\n" % i if i % 997 else b"bad %d\xff\n" % i
+                             for i in range(150_000))       # about 3 MB: several spans
+    path = tmp_path / "in.txt"
+    path.write_bytes(data)
+    code = ("import multiprocessing, sys; multiprocessing.set_start_method(sys.argv[1]); "
+            "from weburl_nb.cli import main; sys.exit(main(sys.argv[2:]))")
+    with open(path, "rb") as f:
+        f.seek(2)                                   # the command starts after the first line
+        two = subprocess.run([sys.executable, "-c", code, method, "-j", "2"], stdin=f,
+                             capture_output=True, timeout=120)
+        assert os.lseek(f.fileno(), 0, os.SEEK_CUR) == len(data)      # read to the end, as -j 1 does
+    one = run(["-j", "1"], stdin=data[2:])
+    assert two.returncode == one.returncode == 1
+    assert two.stdout == one.stdout and two.stderr == one.stderr
+    assert two.stdout.count(b"\n") == 150_000 and two.stderr.count(b"\n") == 151

@@ -23,7 +23,8 @@ from .serialization import serialize_parsed_url
 
 # %% auto 0
 __all__ = ['COMPONENTS', 'CHUNK_BYTES', 'MESSAGE_INPUT', 'parse_args', 'json_line', 'convert_lines', 'read_chunks',
-           'convert_block', 'invalid_message', 'Progress', 'show_progress', 'main']
+           'convert_block', 'invalid_message', 'SharedInput', 'use_input', 'file_spans', 'read_span', 'Progress',
+           'show_progress', 'main']
 
 # %% ../nbs/08_cli.ipynb 5
 COMPONENTS = ('scheme', 'user', 'password', 'host', 'port', 'path', 'query', 'fragment')
@@ -125,7 +126,7 @@ def convert_lines(lines: list[str], args: argparse.Namespace
     return out, bad
 
 # %% ../nbs/08_cli.ipynb 10
-CHUNK_BYTES = 1 << 18
+CHUNK_BYTES = 1 << 20
 
 
 def read_chunks(stdin, size: int = CHUNK_BYTES) -> Iterator[bytes]:
@@ -143,9 +144,11 @@ def read_chunks(stdin, size: int = CHUNK_BYTES) -> Iterator[bytes]:
         yield rest                                    # a last line without its newline
 
 
-def convert_block(job: tuple) -> tuple[str, list[tuple[int, str]], int]:
-    "`(output text, [(position, text) of each invalid input], line count)` of a job."
+def convert_block(job: tuple) -> tuple[bytes, list[tuple[int, str]], int]:
+    "`(output as UTF-8, [(position, text) of each invalid input], line count)` of a job."
     block, args = job
+    if isinstance(block, range):                      # a span of the shared input file
+        block = read_span(_INPUT, block)
     if isinstance(block, bytes):
         lines = block.decode('utf-8', 'replace').split('\n')
         if lines[-1] == '':
@@ -154,7 +157,8 @@ def convert_block(job: tuple) -> tuple[str, list[tuple[int, str]], int]:
         lines = block                                 # the arguments, already text
     out, bad = convert_lines(lines, args)
     text = '\n'.join(out) + '\n' if out else ''
-    return text, [(i, invalid_message(lines[i], args)) for i in bad], len(lines)
+    return (text.encode('utf-8', 'replace'),
+            [(i, invalid_message(lines[i], args)) for i in bad], len(lines))
 
 
 MESSAGE_INPUT = 200                                   # characters of an input a message quotes
@@ -170,6 +174,64 @@ def invalid_message(text: str, args: argparse.Namespace) -> str:
     return f'invalid URL {shown}: {reason}'
 
 # %% ../nbs/08_cli.ipynb 14
+class SharedInput:
+    "A regular file for worker processes: a descriptor, and the offset where input begins."
+    def __init__(self, fd: int, origin: int = 0):
+        self.fd, self.origin = fd, origin
+
+    def __reduce__(self):             # pickled for a worker under spawn or forkserver:
+        from multiprocessing.reduction import DupFd     # the descriptor goes along
+        return _shared_input, (DupFd(self.fd), self.origin)
+
+
+def _shared_input(dup, origin: int) -> SharedInput:
+    return SharedInput(dup.detach(), origin)
+
+
+_INPUT: SharedInput | None = None                     # this process's input file
+
+
+def use_input(shared: SharedInput | None) -> None:
+    "Make *shared* the file that spans are read from (each worker runs this first)."
+    global _INPUT
+    _INPUT = shared
+
+
+def file_spans(stdin, size: int = CHUNK_BYTES) -> tuple[SharedInput, Iterator[range]] | None:
+    "If binary *stdin* is a regular file: it, shared, and its spans of *size* bytes; else None."
+    import stat
+    try:
+        fd = stdin.fileno()
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        origin = stdin.tell()                         # what the command has not read yet
+    except (AttributeError, OSError, ValueError):     # no descriptor (io.BytesIO)
+        return None
+    end = os.fstat(fd).st_size
+    spans = (range(at, min(at + size, end)) for at in range(origin, end, size))
+    return SharedInput(os.dup(fd), origin), spans
+
+
+def read_span(shared: SharedInput, span: range) -> bytes:
+    "The whole lines of *shared* whose first byte is in *span*, read with `os.pread`."
+    fd = shared.fd
+    if span.start == shared.origin:
+        data = os.pread(fd, len(span), span.start)
+    else:                                             # the byte before says if a line starts
+        data = os.pread(fd, len(span) + 1, span.start - 1)
+        begin = data.find(b'\n') + 1
+        data = data[begin:] if begin else b''         # a line begun before: the span before's
+    pieces, at = [data], span.stop
+    while data and not pieces[-1].endswith(b'\n'):    # the last line runs on: read it whole
+        more = os.pread(fd, 1 << 16, at)
+        if not more:
+            break                                     # the end of the file
+        end = more.find(b'\n') + 1
+        pieces.append(more[:end] if end else more)
+        at += len(more)
+    return b''.join(pieces)
+
+# %% ../nbs/08_cli.ipynb 18
 class Progress:
     "Count and rate of lines on *stream*, redrawn every *every* s from *delay* s on."
     def __init__(self, stream, delay: float = 1.0, every: float = 0.2,
@@ -211,42 +273,61 @@ def _is_terminal(stream) -> bool:
     except (AttributeError, ValueError):
         return False
 
-# %% ../nbs/08_cli.ipynb 19
-def _work(args: argparse.Namespace, stdin) -> tuple[str, Iterator[tuple]]:
-    "The label of an input (`argument`, `line`) and the `(block, args)` jobs."
+# %% ../nbs/08_cli.ipynb 23
+def _work(args: argparse.Namespace, stdin, pool: bool
+          ) -> tuple[str, Iterator[tuple], SharedInput | None]:
+    "The label of an input (`argument`, `line`), its `(block, args)` jobs, a shared file."
     if args.urls:
-        return 'argument', iter([(args.urls, args)])
-    return 'line', ((block, args) for block in read_chunks(stdin))
+        return 'argument', iter([(args.urls, args)]), None
+    if pool and (found := file_spans(stdin)):
+        shared, spans = found
+        return 'line', ((span, args) for span in spans), shared
+    return 'line', ((block, args) for block in read_chunks(stdin)), None
+
+
+def _byte_writer(stdout):
+    "A function writing UTF-8 bytes to *stdout*: to its binary buffer, else as text."
+    buffer = getattr(stdout, 'buffer', None)
+    if buffer is None:                                # io.StringIO
+        return lambda data: stdout.write(data.decode('utf-8'))
+    stdout.flush()
+
+    def write(data: bytes) -> None:
+        buffer.write(data)
+        buffer.flush()                                # each block as soon as it is done
+    return write
 
 
 def main(argv: list[str] | None = None, stdin=None, stdout=None, stderr=None) -> int:
     "Run `weburl`; returns the exit status (0, or 1 if any URL was invalid)."
     args = parse_args(argv)
     stdin = stdin if stdin is not None else sys.stdin.buffer
-    if stdout is None:
-        stdout = sys.stdout
-        if hasattr(stdout, 'reconfigure'):
-            stdout.reconfigure(encoding='utf-8', errors='replace')
+    write = _byte_writer(stdout if stdout is not None else sys.stdout)
     stderr = stderr if stderr is not None else sys.stderr
-    label, jobs = _work(args, stdin)
-    progress = show_progress(args, stderr)
     n_workers = 0 if args.jobs == 1 else args.jobs or None   # -j 1: here, -j 0: all
+    label, jobs, shared = _work(args, stdin, pool=n_workers != 0)
+    progress = show_progress(args, stderr)
     status, done = 0, 0
     try:
-        for text, invalid, count in ordered_map(convert_block, jobs, n_workers):
+        for data, invalid, count in ordered_map(convert_block, jobs, n_workers,
+                                                initializer=use_input, initargs=(shared,)):
             if invalid:
                 status = 1
                 if progress:
                     progress.clear()
                 stderr.write(''.join(f'weburl: {label} {done + i + 1}: {message}\n'
                                      for i, message in invalid))
-            stdout.write(text)
-            stdout.flush()
+            write(data)
             done += count
             if progress:
                 progress.update(done)
         if progress:
             progress.close(done)
+        if shared is not None:
+            stdin.seek(0, os.SEEK_END)                # read to the end, as by one process
     except BrokenPipeError:    # the reader went away (`weburl < big | head`): stop
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    finally:
+        if shared is not None:
+            os.close(shared.fd)
     return status
