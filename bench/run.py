@@ -12,8 +12,10 @@ Six parts, all written to `bench-results/latest.json` and printed as tables:
    URLs of several shapes, including the adversarial ones of the hardening issue; per shape, the
    slope of log(time) against log(length) fitted by least squares (1 = linear).
 3. memory: the peak RSS of the `weburl` CLI over a generated 1,000,000-line input.
-4. jobs: `weburl -j 1` and `weburl -j 2` over the same 1,000,000 lines (when the CLI has `-j`):
-   wall time, speed-up and the peak RSS of the largest process.
+4. jobs: `weburl -j 1` and `weburl -j 2` over the same 1,000,000 lines (when the CLI has `-j`),
+   alternating, three runs each: per run the wall time, the load average before it, the CPU
+   seconds of the main process and of its workers, and the peak RSS; the medians, and the
+   speed-up as the ratio of the median wall times.
 5. start-up: the median wall time of 20 runs of `weburl URL` against 20 of `python -c pass`.
 6. the targets of issues 5 and 12, checked against the figures (reported, never asserted).
 
@@ -408,13 +410,111 @@ def run_cli(args: list[str], src: Path, lines: int) -> dict:
             'load_before': os.getloadavg()[0]}
 
 
+# `weburl ARGS` run in this child's own process (the `weburl` script through runpy, else `main`), so
+# that it can report its own CPU time apart from its workers'; the report goes to descriptor argv[1].
+_JOBS_CHILD = (
+    'import json, os, resource, runpy, sys\n'
+    'fd, cmd = int(sys.argv[1]), json.loads(sys.argv[2])\n'
+    'rc = 0\n'
+    'try:\n'
+    '    if cmd[0] == "script":\n'
+    '        sys.argv = cmd[1:]\n'
+    '        runpy.run_path(sys.argv[0], run_name="__main__")\n'
+    '    else:\n'
+    '        from weburl_nb.cli import main\n'
+    '        rc = main(cmd[1:])\n'
+    'except SystemExit as e:\n'
+    '    rc = e.code\n'
+    'sys.stdout.flush()\n'
+    'me = resource.getrusage(resource.RUSAGE_SELF)\n'
+    'os.write(fd, json.dumps({"rc": rc, "cpu": me.ru_utime + me.ru_stime}).encode())\n')
+
+# A small process that starts the child above and waits for it (`wait4`): a child started by the
+# benchmark itself would inherit the benchmark's peak RSS as its own (see `run_cli`).
+_JOBS_HELPER = (
+    'import json, os, subprocess, sys, time\n'
+    'r, w = os.pipe()\n'
+    'child = [sys.executable, "-c", sys.argv[1], str(w), sys.argv[2]]\n'
+    'with open(sys.argv[3], "rb") as i, open(os.devnull, "wb") as o:\n'
+    '    t0 = time.perf_counter()\n'
+    '    p = subprocess.Popen(child, stdin=i, stdout=o, stderr=subprocess.DEVNULL, pass_fds=(w,))\n'
+    '    _, status, ru = os.wait4(p.pid, 0)\n'
+    '    seconds = time.perf_counter() - t0\n'
+    'os.close(w)\n'
+    'me = json.loads(os.read(r, 65536) or b"{}")\n'
+    'print(json.dumps({"seconds": seconds, "cpu": ru.ru_utime + ru.ru_stime, "maxrss_kb": ru.ru_maxrss,\n'
+    '                  "rc": me.get("rc", os.waitstatus_to_exitcode(status)), "main_cpu": me.get("cpu")}))\n')
+
+
+def run_jobs(jobs: int, src: Path) -> dict:
+    """One run of `weburl -j JOBS --no-progress < src > /dev/null`: wall time, the load average
+    before it, CPU seconds of the main process and of its workers, peak RSS of the largest process.
+
+    The main process reports its own CPU time (`RUSAGE_SELF`); `wait4` on it gives the CPU time of
+    the main process and of every descendant it waited for (the workers, or under forkserver the
+    server that waited for them), so the workers' share is the difference. It also holds the main
+    process's exit after its report: with `-j 1`, a few hundredths of a second and nothing else."""
+    script = Path(sys.executable).parent / 'weburl'
+    cmd = (['script', str(script)] if script.exists() else ['main']) + ['-j', str(jobs), '--no-progress']
+    load = os.getloadavg()[0]
+    res = subprocess.run([sys.executable, '-c', _JOBS_HELPER, _JOBS_CHILD, json.dumps(cmd), str(src)],
+                         capture_output=True, text=True, check=True)
+    r = json.loads(res.stdout)
+    main_cpu = r['cpu'] if r['main_cpu'] is None else r['main_cpu']
+    return {'jobs': jobs, 'seconds': r['seconds'], 'load_before': load, 'cpu_seconds': r['cpu'],
+            'main_cpu_seconds': main_cpu, 'workers_cpu_seconds': r['cpu'] - main_cpu,
+            'peak_rss_mb': r['maxrss_kb'] / 1024, 'exit_status': r['rc']}
+
+
+def bench_jobs(src: Path, lines: int, runs: int = 3) -> dict:
+    """`weburl -j 1` against `-j 2` over the same file, `runs` runs each, alternating (-j 1, -j 2,
+    -j 1, ...) so that a busy spell of a shared machine touches both alike; medians per `-j`.
+
+    The speed-up is the ratio of the median wall times. On a machine whose other work holds a core,
+    wall times say little; the CPU seconds, counted per process, say where the time goes: the
+    workers' sum against `-j 1` is the cost of sharing the work, the main process's is what it
+    takes from the workers on a machine with as many cores as workers."""
+    order = [run_jobs(j, src) for _ in range(runs) for j in (1, 2)]     # in the order run
+    per = {j: [r for r in order if r['jobs'] == j] for j in (1, 2)}
+    med = lambda rows, key: statistics.median(r[key] for r in rows)
+    summary = {}
+    for j, rows in per.items():
+        summary[f'j{j}'] = {
+            'lines': lines, 'args': ['-j', str(j), '--no-progress'], 'runs': len(rows),
+            **{k: med(rows, k) for k in ('seconds', 'load_before', 'cpu_seconds', 'main_cpu_seconds',
+                                         'workers_cpu_seconds')},
+            'peak_rss_mb': max(r['peak_rss_mb'] for r in rows),       # the worst run
+            'us_per_line': med(rows, 'seconds') / lines * 1e6,
+            'exit_status': rows[-1]['exit_status']}
+    j1, j2 = summary['j1'], summary['j2']
+    return {**summary, 'runs': order, 'speedup': j1['seconds'] / j2['seconds'],
+            'cpu_ratio': j2['cpu_seconds'] / j1['cpu_seconds'],
+            'usable_cores': len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity')
+            else os.cpu_count()}
+
+
+def print_jobs(j: dict):
+    n = j['j1'].get('runs', 1)
+    print(f'\njobs: weburl -j 1 against -j 2, {n} alternating runs each, {j["usable_cores"]} usable cores')
+    print(f'  {"-j":>3}{"load":>7}{"wall s":>8}{"CPU s":>7}{"main":>7}{"workers":>9}{"peak MB":>9}')
+    for r in j.get('runs', []):
+        print(f'  {r["jobs"]:>3}{r["load_before"]:>7.2f}{r["seconds"]:>8.2f}{r["cpu_seconds"]:>7.2f}'
+              f'{r["main_cpu_seconds"]:>7.2f}{r["workers_cpu_seconds"]:>9.2f}{r["peak_rss_mb"]:>9.1f}')
+    j1, j2 = j['j1'], j['j2']
+    print(f'  medians: -j 1 {j1["seconds"]:.2f} s, -j 2 {j2["seconds"]:.2f} s: speed-up {j["speedup"]:.2f}; '
+          f'CPU -j 1 {j1["cpu_seconds"]:.2f} s, -j 2 {j2["cpu_seconds"]:.2f} s '
+          f'(main {j2["main_cpu_seconds"]:.2f} + workers {j2["workers_cpu_seconds"]:.2f}); '
+          f'peak RSS {j1["peak_rss_mb"]:.1f} / {j2["peak_rss_mb"]:.1f} MB')
+
+
 def cli_has_jobs() -> bool:
     "Whether this `weburl` takes `-j N`."
     out = subprocess.run(weburl_command() + ['--help'], capture_output=True, text=True).stdout
     return '--jobs' in out or '-j ' in out
 
 
-def bench_cli(urls: list[str], lines: int, memory: bool = True, jobs: bool = True) -> dict:
+def bench_cli(urls: list[str], lines: int, memory: bool = True, jobs: bool = True,
+              jobs_runs: int = 3) -> dict:
     "Peak memory of `weburl` over `lines` lines, then `-j 1` against `-j 2` on the same file."
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -423,11 +523,7 @@ def bench_cli(urls: list[str], lines: int, memory: bool = True, jobs: bool = Tru
         if memory:
             out['memory'] = run_cli([], src, lines)
         if jobs and cli_has_jobs():
-            j1 = run_cli(['-j', '1', '--no-progress'], src, lines)
-            j2 = run_cli(['-j', '2', '--no-progress'], src, lines)
-            out['jobs'] = {'j1': j1, 'j2': j2, 'speedup': j1['seconds'] / j2['seconds'],
-                           'usable_cores': len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity')
-                           else os.cpu_count()}
+            out['jobs'] = bench_jobs(src, lines, jobs_runs)
     return out
 
 
@@ -522,6 +618,7 @@ def main(argv=None) -> int:
     p.add_argument('--data', default=DEFAULT_DATA, help='folder with hrefs.tsv and absolute.txt')
     p.add_argument('--rounds', type=int, default=5, help='alternating rounds per corpus (default 5)')
     p.add_argument('--lines', type=int, default=1_000_000, help='input lines for the CLI runs')
+    p.add_argument('--jobs-runs', type=int, default=3, help='runs of each of -j 1 and -j 2 (default 3)')
     p.add_argument('--skip', action='append', default=[],
                    choices=['corpora', 'scaling', 'memory', 'jobs', 'startup'])
     p.add_argument('--out', default=str(ROOT / 'bench-results' / 'latest.json'))
@@ -545,7 +642,8 @@ def main(argv=None) -> int:
     rng = random.Random(5)
     if 'memory' not in args.skip or 'jobs' not in args.skip:   # first, so no other child has run (RUSAGE_CHILDREN)
         print(f'\nweburl over {args.lines:,} lines ...', flush=True)
-        result.update(bench_cli(urls, args.lines, 'memory' not in args.skip, 'jobs' not in args.skip))
+        result.update(bench_cli(urls, args.lines, 'memory' not in args.skip, 'jobs' not in args.skip,
+                                args.jobs_runs))
     if 'startup' not in args.skip:
         result['startup'] = bench_startup()
     if 'corpora' not in args.skip:
@@ -564,11 +662,7 @@ def main(argv=None) -> int:
         print(f'\nmemory: weburl over {m["lines"]:,} lines: peak RSS {m["peak_rss_mb"]:.1f} MB, '
               f'{m["seconds"]:.1f} s ({m["us_per_line"]:.1f} us/line), exit status {m["exit_status"]}')
     if 'jobs' in result:
-        j = result['jobs']
-        print(f'jobs: weburl -j 1 {j["j1"]["seconds"]:.1f} s, -j 2 {j["j2"]["seconds"]:.1f} s: '
-              f'speed-up {j["speedup"]:.2f} on {j["usable_cores"]} usable cores (load before: '
-              f'{j["j1"]["load_before"]:.2f} / {j["j2"]["load_before"]:.2f}); peak RSS '
-              f'{j["j1"]["peak_rss_mb"]:.1f} / {j["j2"]["peak_rss_mb"]:.1f} MB')
+        print_jobs(result['jobs'])
     if 'startup' in result:
         st = result['startup']
         for label, med in (('wall', st['median_ms']), ('CPU', st['median_cpu_ms'])):
