@@ -6,10 +6,9 @@
 from __future__ import annotations
 
 import re
-import string
 
 from .encoding import encoder, encoder_for
-from .charclasses import NOT_HIERARCHICAL_SCHEMES, UNRESERVED
+from .charclasses import DIGIT, NOT_HIERARCHICAL_SCHEMES, UNRESERVED, LazyRegex
 from .host import canonicalize_host, profile_for
 from .parsing import ParsedURL
 from .resolution import DRIVE_SPEC_RE
@@ -29,7 +28,7 @@ class EncodeSet:
         self.octets = frozenset(octets)
         self.table = {b: f'%{b:02X}' for b in self.octets}
         safe = ''.join(chr(b) for b in range(0x80) if b not in self.octets)
-        self.all_safe = re.compile(f'[{re.escape(safe)}]*' if safe else '').fullmatch
+        self.all_safe = LazyRegex(f'[{re.escape(safe)}]*' if safe else '')
         self.leaves_ascii = self.octets >= {0x1B, *range(0x80, 0x100)}   # see step 8
 
     @classmethod
@@ -46,7 +45,7 @@ _UTF8 = encoder('UTF-8')
 
 def percent_encode(s: str, encoding: str | None, octets: EncodeSet) -> str:
     "The steps to percent-encode a string: encode `s` in `encoding`, escape the `octets`, decode again."
-    if octets.all_safe(s) is not None:
+    if octets.all_safe.fullmatch(s) is not None:
         return s
     encode = _UTF8 if encoding is None else encoder_for(encoding)           # step 3
     escaped = encode(s).decode('latin-1').translate(octets.table)           # steps 5-7
@@ -64,7 +63,7 @@ QUERY_OCTETS = EncodeSet.all_except(UNRESERVED + "!#$%&'()*+,/:;=@[]\\^`{|}?")
 OPAQUE_PATH_OCTETS = EncodeSet([*range(0x20), *range(0x7F, 0x100)])
 C1_OCTETS = EncodeSet(range(0x80, 0x100))
 FRAGMENT_OCTETS = EncodeSet([*range(0x20), 0x7F])
-_C1_RE = re.compile('[\x80-\x9f]')
+_C1_RE = LazyRegex('[\x80-\x9f]')
 
 # %% ../nbs/06_canonicalization.ipynb 13
 DEFAULT_PORTS = {'ftp': 21, 'gopher': 70, 'http': 80, 'https': 443, 'telnet': 23, 'tn3270': 23,
@@ -91,8 +90,8 @@ def canonicalize_userinfo(user: str | None, password: str | None) -> tuple[str |
     return user, password
 
 # %% ../nbs/06_canonicalization.ipynb 20
-_SLASHES3_RE = re.compile(r'[/\\]{3,}([^/\\]*)')
-_PATH_DRIVE_RE = re.compile(r'[/\\]?' + DRIVE_SPEC_RE.pattern + r'(?:[/\\]|$)')
+_SLASHES3_RE = LazyRegex(r'[/\\]{3,}([^/\\]*)')
+_PATH_DRIVE_RE = LazyRegex(r'[/\\]?' + DRIVE_SPEC_RE.pattern + r'(?:[/\\]|$)')
 
 
 def _drive_letter(spec: str) -> str:
@@ -119,7 +118,7 @@ def canonicalize_file_hostpath(host: str | None, path: str | None) -> tuple[str,
     return host, path
 
 # %% ../nbs/06_canonicalization.ipynb 23
-_DIGITS_RE = re.compile('[0-9]+')
+_DIGITS_RE = LazyRegex('[0-9]+')
 
 
 def canonicalize_port(port: str, scheme: str | None) -> str | None:
@@ -157,14 +156,15 @@ def _escape_alternatives(codes) -> str:
 
 
 _NO_NEW_ESCAPE = r'(?<!%%)(?<!%[0-9A-Fa-f]%)'   # the `%` not after `%` or `%` + digit
+_HEX_DIGITS = DIGIT + 'ABCDEFabcdef'
 
 
-def _unreserved_escape_split_re() -> re.Pattern:
+def _unreserved_escape_split_re() -> LazyRegex:
     "`%` and the captured digits of an unreserved character, unless decoding makes an escape."
-    hex_codes = [code for code, c in _UNRESERVED_HEX.items() if c in string.hexdigits]
+    hex_codes = [code for code, c in _UNRESERVED_HEX.items() if c in _HEX_DIGITS]
     other_codes = [code for code in _UNRESERVED_HEX if code not in hex_codes]
-    return re.compile(f'%((?:{_NO_NEW_ESCAPE}(?:{_escape_alternatives(hex_codes)}))'
-                      f'|{_escape_alternatives(other_codes)})')  # departure: the note
+    return LazyRegex(f'%((?:{_NO_NEW_ESCAPE}(?:{_escape_alternatives(hex_codes)}))'
+                     f'|{_escape_alternatives(other_codes)})')  # departure: the note
 
 
 _UNRESERVED_ESCAPE_SPLIT = _unreserved_escape_split_re()
@@ -241,7 +241,7 @@ def _plain(s: str | None) -> str | None:
     return s if s is None or type(s) is str else str.__str__(s)
 
 
-_LOCALHOST_ROUND_RE = re.compile(r'/{3,}+([^/\\]*+)(?=///)')   # `///host`, then `///`
+_LOCALHOST_ROUND_RE = LazyRegex(r'/{3,}+([^/\\]*+)(?=///)')   # `///host`, then `///`
 
 
 def _skip_localhost_rounds(path: str, scheme: str, profile) -> str:

@@ -6,10 +6,12 @@
 from __future__ import annotations
 
 import re
+from collections import namedtuple
 
 # %% auto 0
 __all__ = ['ALPHA', 'DIGIT', 'UNRESERVED', 'SCHEME_CHARS', 'SLASH_CHARS', 'AUTHORITY_TERMINATORS', 'CONTROL_CHARS',
-           'NOT_HIERARCHICAL_SCHEMES', 'is_not_hierarchical_scheme', 'remove_tab_lf_cr', 'preprocess']
+           'NOT_HIERARCHICAL_SCHEMES', 'TYPE_CHECKING', 'is_not_hierarchical_scheme', 'LazyRegex', 'remove_tab_lf_cr',
+           'preprocess']
 
 # %% ../nbs/00_charclasses.ipynb 5
 ALPHA = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
@@ -34,10 +36,61 @@ def is_not_hierarchical_scheme(scheme: str) -> bool:
     "True if `scheme` is one of the five schemes that are never hierarchical (ASCII case-insensitive)."
     return scheme.lower() in NOT_HIERARCHICAL_SCHEMES if scheme.isascii() else False
 
-# %% ../nbs/00_charclasses.ipynb 20
+# %% ../nbs/00_charclasses.ipynb 21
+_PATTERN_METHODS = ('match', 'fullmatch', 'search', 'sub', 'subn', 'split', 'finditer',
+                    'findall')
+
+
+class LazyRegex:
+    "`re.compile(pattern, flags)`, done at the first call of one of its methods."
+
+    def __init__(self, pattern: str | bytes, flags: int = 0):
+        self.pattern, self.flags = pattern, flags
+        for name in _PATTERN_METHODS:
+            setattr(self, name, self._compile_then(name))
+
+    def _compile_then(self, name: str):
+        "A stand-in for method `name`: compile, put the real methods in place, call."
+        def first_call(*args, **kwargs):
+            compiled = re.compile(self.pattern, self.flags)
+            for method in _PATTERN_METHODS:
+                setattr(self, method, getattr(compiled, method))
+            return getattr(compiled, name)(*args, **kwargs)
+        return first_call
+
+    def __repr__(self) -> str:
+        return f'LazyRegex({self.pattern!r})'
+
+# %% ../nbs/00_charclasses.ipynb 24
+TYPE_CHECKING = False
+if TYPE_CHECKING:                           # what type checkers read (see above)
+    from typing import NamedTuple as NamedTuple
+else:
+    class _NamedTupleType(type):
+        "Makes a class based on `NamedTuple` a `collections.namedtuple` with its body."
+
+        def __new__(mcs, name: str, bases: tuple, namespace: dict):
+            if not bases:                                   # `NamedTuple` itself
+                return super().__new__(mcs, name, bases, namespace)
+            fields = namespace.get('__annotations__', {})
+            defaults = [namespace[f] for f in fields if f in namespace]
+            if any(f in namespace for f in list(fields)[:len(fields) - len(defaults)]):
+                raise TypeError(f'{name}: a field without default after one with')
+            cls = namedtuple(name, fields, defaults=defaults,
+                             module=namespace['__module__'])
+            for key, value in namespace.items():
+                if key not in fields:         # methods, properties, docstring, ...
+                    setattr(cls, key, value)
+            cls.__new__.__annotations__ = dict(fields)    # signatures show the types
+            return cls
+
+    class NamedTuple(metaclass=_NamedTupleType):
+        "The base of a record class: `typing.NamedTuple`, without importing `typing`."
+
+# %% ../nbs/00_charclasses.ipynb 27
 _NONCHARACTERS = '\ud800-\udfff\ufdd0-\ufdef' + ''.join(
     chr(plane << 16 | 0xFFFE) + chr(plane << 16 | 0xFFFF) for plane in range(17))
-_NONCHARACTERS_RE = re.compile(f'[{_NONCHARACTERS}]')
+_NONCHARACTERS_RE = LazyRegex(f'[{_NONCHARACTERS}]')
 _TAB_LF_CR = str.maketrans('', '', '\t\n\r')
 _TRIMMED = '\x0b\x0c '
 

@@ -6,12 +6,13 @@
 from __future__ import annotations
 
 import codecs
-import re
 import sys
 from array import array
 from bisect import bisect_right
 from collections.abc import Callable
 from functools import lru_cache, partial
+
+from .charclasses import LazyRegex
 
 
 # %% auto 0
@@ -144,9 +145,9 @@ def iso_2022_jp_table() -> dict[int, bytes]:
     return table
 
 
-_RUNS = re.compile(rb'(?P<jis>[\xa1-\xfe]+)|(?P<roman>[\x80\x81]+)'
-                   rb'|(?P<ascii>[\\~]+)|[^\x80-\xff\\~]+')
-_JIS_RUN = re.compile(rb'[\xa1-\xfe]+')
+_RUNS = LazyRegex(rb'(?P<jis>[\xa1-\xfe]+)|(?P<roman>[\x80\x81]+)'
+                  rb'|(?P<ascii>[\\~]+)|[^\x80-\xff\\~]+')
+_JIS_RUN = LazyRegex(rb'[\xa1-\xfe]+')
 _SEVEN_BIT = bytes.maketrans(bytes([0x80, 0x81, *range(0xA1, 0xFF)]),
                              bytes([0x5C, 0x7E, *range(0x21, 0x7F)]))
 _SWITCH = {'ascii': b'\x1b(B', 'roman': b'\x1b(J', 'jis': b'\x1b$B'}

@@ -6,10 +6,9 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
-from .charclasses import remove_tab_lf_cr
+from .charclasses import LazyRegex, NamedTuple, remove_tab_lf_cr
 from .ipaddr import canonicalize_ipv4, canonicalize_ipv6
 from .nameprep import (NAMEPREP_CHROME, NAMEPREP_GECKO, NAMEPREP_IE,
                                 NAMEPREP_THIS, NameprepProfile, bidi_step,
@@ -26,8 +25,7 @@ __all__ = ['THIS', 'CHROME', 'GECKO', 'IE', 'PROFILES', 'HostProfile', 'profile_
            'canonicalize_host_steps', 'canonicalize_host']
 
 # %% ../nbs/05_host.ipynb 5
-@dataclass(frozen=True)
-class HostProfile:
+class HostProfile(NamedTuple):
     "The choices of one behaviour in the marked steps of CanonicalizeHost."
     name: str
     nameprep: NameprepProfile       # steps 11, 20.2.1.1, 20.2.2.4: the Nameprep variant
@@ -153,7 +151,7 @@ def starts_with_encoded_bracket(s: str) -> bool:
     return s[:3] in ('%5B', '%5b')
 
 # %% ../nbs/05_host.ipynb 20
-_PERCENT_RUN = re.compile(r'(?:%[0-9A-Fa-f]{2})++')   # possessive: see above
+_PERCENT_RUN = LazyRegex(r'(?:%[0-9A-Fa-f]{2})++')   # possessive: see above
 
 def _decode_run(m: re.Match) -> str:
     return bytes.fromhex(m.group().replace('%', '')).decode('utf-8', 'replace')
@@ -163,7 +161,7 @@ def percent_decode_utf8(s: str) -> str:
     return _PERCENT_RUN.sub(_decode_run, s) if '%' in s else s
 
 # %% ../nbs/05_host.ipynb 25
-_TRIPLET = re.compile('%([0-9A-Fa-f]{2})')
+_TRIPLET = LazyRegex('%([0-9A-Fa-f]{2})')
 
 def percent_decode_ascii(s: str, chars: str) -> str:
     "Step 7 (IE): decode the escapes of the ASCII characters `chars`; others stay."
@@ -272,7 +270,7 @@ def label_to_ascii(label: str, profile: HostProfile = THIS,
 
 # %% ../nbs/05_host.ipynb 54
 # Not letter, digit, `-`; `-` at an end.
-_STD3_BAD = re.compile('[\\x00-\\x2c./:-@\\[-`{-\\x7f]|^-|-$')
+_STD3_BAD = LazyRegex('[\\x00-\\x2c./:-@\\[-`{-\\x7f]|^-|-$')
 
 def to_ascii(label: str, profile: NameprepProfile = NAMEPREP_IE) -> str | None:
     "RFC 3490 ToASCII of `label`, with UseSTD3ASCIIRules, without AllowUnassigned."
@@ -346,7 +344,7 @@ def has_forbidden(s: str, profile: HostProfile = THIS) -> bool:
         s = percent_decode_ascii(s, profile.forbidden)
     return any(c in s for c in profile.forbidden)
 
-_IPV4_LOOKALIKE = re.compile(r'[0-9a-fA-FxX]+(?:\.[0-9a-fA-FxX]+){0,3}\.?')
+_IPV4_LOOKALIKE = LazyRegex(r'[0-9a-fA-FxX]+(?:\.[0-9a-fA-FxX]+){0,3}\.?')
 
 def _ipv4_part(part: str) -> tuple[str, int, str]:
     "Chrome's reading of one part: its digits, their base, and the digits allowed."
@@ -368,7 +366,7 @@ def ipv4_overflows(s: str) -> bool:
             return True
     return False
 
-_BAD_PERCENT = re.compile('%00|%(?![0-9A-Fa-f]{2})')
+_BAD_PERCENT = LazyRegex('%00|%(?![0-9A-Fa-f]{2})')
 
 def has_bad_percent(s: str) -> bool:
     "Step 29 (IE): whether `s` has `%00`, or a `%` not followed by two hex digits."
@@ -497,8 +495,8 @@ def canonicalize_host_steps(s: str, scheme: str | None = None,
 
 # %% ../nbs/05_host.ipynb 77
 # The labels but the last (a possessive group), then the last label.
-_CANONICAL_NAME = re.compile(r'(?:[a-z0-9_~-]+\.(?=[a-z0-9_~-]))*+'
-                             r'(?![0-9]+\.?\Z|0x)[a-z0-9_~-]+\.?')
+_CANONICAL_NAME = LazyRegex(r'(?:[a-z0-9_~-]+\.(?=[a-z0-9_~-]))*+'
+                            r'(?![0-9]+\.?\Z|0x)[a-z0-9_~-]+\.?')
 
 def canonicalize_host(s: str, scheme: str | None = None,
                       profile: HostProfile = THIS) -> str | None:

@@ -5,14 +5,14 @@
 # %% ../nbs/03_ipaddr.ipynb 3
 from __future__ import annotations
 
-import re
+from .charclasses import LazyRegex
 
 # %% auto 0
 __all__ = ['ipv4_number', 'canonicalize_ipv4', 'ipv6_groups', 'ipv6_text', 'canonicalize_ipv6']
 
 # %% ../nbs/03_ipaddr.ipynb 6
 _NUMBER = r'(?:0[xX][0-9A-Fa-f]*|0[0-7]*|[1-9][0-9]*)'
-_IPV4_RE = re.compile(rf'({_NUMBER})(?:\.({_NUMBER}))?(?:\.({_NUMBER}))?(?:\.({_NUMBER}))?')
+_IPV4_RE = LazyRegex(rf'({_NUMBER})' + rf'(?:\.({_NUMBER}))?' * 3)
 
 def ipv4_number(text: str) -> int:
     "The value of one *number* of an IPv4 address (hex after `0x`, octal after `0`, else decimal)."
@@ -47,7 +47,7 @@ def _ipv6_alternative(before: int | None, after: str) -> str:
     head = '' if before == 0 else rf'(?:(?:{_H16}:){{0,{before - 1}}}{_H16})?'
     return head + '::' + after
 
-_IPV6_RE = re.compile('|'.join(f'(?:{_ipv6_alternative(b, a)})' for b, a in [
+_IPV6_RE = LazyRegex('|'.join(f'(?:{_ipv6_alternative(b, a)})' for b, a in [
     (None, rf'(?:{_H16}:){{6}}{_LS32}'),
     (0, rf'(?:{_H16}:){{5}}{_LS32}'),
     (1, rf'(?:{_H16}:){{4}}{_LS32}'),

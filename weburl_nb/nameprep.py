@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 import stringprep
 import unicodedata
-from dataclasses import dataclass
 from functools import lru_cache
 
+from .charclasses import LazyRegex, NamedTuple
 from .trace import trace_for
 
 # %% auto 0
@@ -58,8 +58,8 @@ def map_step(s: str) -> str:
 _SECOND_STARTERS = ('\u09be\u09d7\u0b3e\u0b56\u0b57\u0bbe\u0bd7\u0cc2\u0cd5\u0cd6'
                     '\u0d3e\u0d57'
                     '\u0dcf\u0ddf\u102e\u1161-\u1175\u11a8-\u11c2')
-_CORRIGENDUM5_CANDIDATE = re.compile(f'(?=(.)([^\\x00-\\x7f])([{_SECOND_STARTERS}]))',
-                                     re.DOTALL)
+_CORRIGENDUM5_CANDIDATE = LazyRegex(f'(?=(.)([^\\x00-\\x7f])([{_SECOND_STARTERS}]))',
+                                    re.DOTALL)
 
 def _composes(before: str, second: str) -> bool:
     "Whether the starter `second` composes with the end of `before`."
@@ -90,7 +90,7 @@ _DECOMPOSED = {ucd: _LearningTable(lambda c, ucd=ucd: ucd.normalize('NFKD', c))
 _CLASS = {ucd: _LearningTable(lambda c, ucd=ucd: chr(ucd.combining(c)))
           for ucd in set(_UCD.values())}
 # In the string of classes: runs of two or more marks.
-_NON_STARTERS = re.compile('[^\\x00]{2,}')
+_NON_STARTERS = LazyRegex('[^\\x00]{2,}')
 
 def decompose(s: str, ucd=unicodedata) -> str:
     "Each character of `s` replaced by its full compatibility decomposition in `ucd`."
@@ -176,8 +176,7 @@ def bidi_step(s: str, version: str = 'latest') -> bool:
     return in_rtl(s[0]) and in_rtl(s[-1]) and not any(map(in_ltr, chars))
 
 # %% ../nbs/04_nameprep.ipynb 31
-@dataclass(frozen=True)
-class NameprepProfile:
+class NameprepProfile(NamedTuple):
     "The choices one behaviour makes in the marked steps of Nameprep."
     name: str
     reject_tone_marks: bool     # step 2 (GECKO): U+0340 or U+0341 fails

@@ -6,9 +6,9 @@
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
-from .charclasses import NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, preprocess
+from .charclasses import (NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, LazyRegex, NamedTuple,
+                                   preprocess)
 from .trace import trace_for
 
 # %% auto 0
@@ -141,7 +141,7 @@ def parse_preprocessed(s: str) -> ParsedURL:
     return trace.note('7', ParsedURL(scheme=scheme, path=path, query=query, fragment=fragment))
 
 # %% ../nbs/01_parsing.ipynb 11
-_SCHEME_RE = re.compile(r'[A-Za-z0-9+.\-]+(?=:)')
+_SCHEME_RE = LazyRegex(r'[A-Za-z0-9+.\-]+(?=:)')
 
 
 def find_scheme(s: str) -> tuple[str | None, str]:
@@ -152,7 +152,7 @@ def find_scheme(s: str) -> tuple[str | None, str]:
     return m.group(), s[m.end() + 1:]
 
 # %% ../nbs/01_parsing.ipynb 14
-_PQF_RE = re.compile(r'([^?#]*)(?:\?([^#]*))?(?:#(.*))?', re.DOTALL)
+_PQF_RE = LazyRegex(r'([^?#]*)(?:\?([^#]*))?(?:#(.*))?', re.DOTALL)
 
 
 def split_path_query_fragment(s: str) -> tuple[str, str | None, str | None]:
@@ -160,7 +160,7 @@ def split_path_query_fragment(s: str) -> tuple[str, str | None, str | None]:
     return _PQF_RE.fullmatch(s).groups()
 
 # %% ../nbs/01_parsing.ipynb 17
-_HIER_RE = re.compile(r'([/\\]*)([^/\\?#]*)(.*)', re.DOTALL)
+_HIER_RE = LazyRegex(r'([/\\]*)([^/\\?#]*)(.*)', re.DOTALL)
 
 
 def parse_hierarchical(scheme: str, rest: str) -> ParsedURL:
@@ -205,7 +205,7 @@ def parse_drive_url(letter: str, rest: str) -> ParsedURL:
     return ParsedURL('file', host='', path=path, query=query, fragment=fragment, hierarchical=True)  # step 3
 
 # %% ../nbs/01_parsing.ipynb 31
-_FILE_RE = re.compile(r'([/\\]*)([^/\\]*)(.*)', re.DOTALL)
+_FILE_RE = LazyRegex(r'([/\\]*)([^/\\]*)(.*)', re.DOTALL)
 
 
 def parse_file_url(scheme: str, rest: str) -> ParsedURL:
@@ -219,7 +219,7 @@ def parse_file_url(scheme: str, rest: str) -> ParsedURL:
     return ParsedURL(scheme, host=host, path=path, query=query, fragment=fragment, hierarchical=True)
 
 # %% ../nbs/01_parsing.ipynb 34
-_UNC_HOST_RE = re.compile(r'([^/\\]*)(.*)', re.DOTALL)   # step 3: host, then path
+_UNC_HOST_RE = LazyRegex(r'([^/\\]*)(.*)', re.DOTALL)   # step 3: host, then path
 
 
 def parse_unc_path(s: str) -> ParsedURL:

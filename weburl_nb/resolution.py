@@ -5,9 +5,7 @@
 # %% ../nbs/02_resolution.ipynb 2
 from __future__ import annotations
 
-import re
-
-from .charclasses import preprocess
+from .charclasses import LazyRegex, preprocess
 from .parsing import ParsedURL, parse_preprocessed
 from .trace import trace_for
 
@@ -48,7 +46,7 @@ def _is_double(path: str, i: int, n: int) -> bool:
 _DOT = ('.', '%2E', '%2e')
 _DOTS = frozenset(_DOT)
 _DOTDOTS = frozenset(a + b for a in _DOT for b in _DOT)
-_DOT_SEGMENT_RE = re.compile(r'/(?:\.|%2[Ee]){1,2}(?=/|\Z)')
+_DOT_SEGMENT_RE = LazyRegex(r'/(?:\.|%2[Ee]){1,2}(?=/|\Z)')
 
 
 _BLOCK = 8192                # characters of the path handled per round (see the note above)
@@ -147,11 +145,11 @@ def merge_path(r_path: str, b_path: str | None, base_has_authority: bool) -> str
     return b_path[:cut + 1] + r_path
 
 # %% ../nbs/02_resolution.ipynb 14
-_FILE_SLASH_ESCAPES_RE = re.compile('%(?:2[Ff]|5[Cc])')
+_FILE_SLASH_ESCAPES_RE = LazyRegex('%(?:2[Ff]|5[Cc])')
 _DRIVE_LETTER = '(?:[A-Za-z]|%(?:4[1-9A-Fa-f]|5[0-9Aa]|6[1-9A-Fa-f]|7[0-9Aa]))'
 _DRIVE_SUFFIX = '(?:[:|]|%3[Aa]|%7[Cc])'
-DRIVE_SPEC_RE = re.compile(f'({_DRIVE_LETTER}){_DRIVE_SUFFIX}')
-_LEADING_DRIVE_RE = re.compile(f'{_DRIVE_LETTER}{_DRIVE_SUFFIX}(?=[/\\\\]|$)')
+DRIVE_SPEC_RE = LazyRegex(f'({_DRIVE_LETTER}){_DRIVE_SUFFIX}')
+_LEADING_DRIVE_RE = LazyRegex(f'{_DRIVE_LETTER}{_DRIVE_SUFFIX}(?=[/\\\\]|$)')
 
 
 def decode_file_slashes(path: str) -> str:

@@ -11,7 +11,7 @@ from functools import lru_cache
 from .canonicalization import canonicalize_fragment, canonicalize_parsed_url, canonicalize_path
 from .canonicalization import canonicalize_query, canonicalize_scheme, protect_double_slash
 from .canonicalization import FRAGMENT_OCTETS, PATH_OCTETS, QUERY_OCTETS, EncodeSet, _UNRESERVED_HEX
-from .charclasses import NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, preprocess
+from .charclasses import NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, LazyRegex, preprocess
 from .host import canonicalize_host
 from .parsing import ParsedURL, parse_url
 from .resolution import merge_path, remove_dot_segments
@@ -68,26 +68,19 @@ def canonical_url_pattern(groups: bool) -> str:
 _CANONICAL_URL = canonical_url_pattern(groups=True)
 
 
-def _compiled_on_first_use(name: str, pattern: str, method: str = 'fullmatch'):
-    "`re.compile(pattern).fullmatch` (or `method`), compiled at its first call, which puts it in its place."
-    def first_call(s: str):
-        match = globals()[name] = getattr(re.compile(pattern), method)
-        return match(s)
-    return first_call
-
-
-_canonical_url = _compiled_on_first_use('_canonical_url', _CANONICAL_URL)
+_CANONICAL_URL_RE = LazyRegex(_CANONICAL_URL)
 
 
 def already_canonical(url: str) -> bool:
     "Whether `url` has the already-canonical shape, so that the steps return it unchanged."
-    return _canonical_url(url) is not None and '/.' not in url and '..' not in url
+    return (_CANONICAL_URL_RE.fullmatch(url) is not None
+            and '/.' not in url and '..' not in url)
 
 # %% ../nbs/13_shortcuts.ipynb 13
 @lru_cache(maxsize=512)
 def _canonical_base(base: str) -> tuple | None:
     "For an already-canonical `base`: `(scheme://host, up to the path, up to the query, path, {})`."
-    m = _canonical_url(base)
+    m = _CANONICAL_URL_RE.fullmatch(base)
     if m is None or '/.' in base or '..' in base:
         return None
     p, q = m.end(1), m.end(2)
@@ -100,7 +93,7 @@ _CLEAN_LINK = '|'.join([
     f'(?P<rooted>/(?!/){_PATH}{_TAIL})',
     f'(?P<up>(?:\\.\\./)++|(?![./?#]|\\Z))(?P<relative>(?![A-Za-z0-9+.\\-]*:)(?![./]){_PATH}{_TAIL})',
     f'(?P<absolute>{canonical_url_pattern(groups=False)})'])
-_clean_link = _compiled_on_first_use('_clean_link', _CLEAN_LINK)
+_CLEAN_LINK_RE = LazyRegex(_CLEAN_LINK)
 
 
 def clean_link(url: str, base: str) -> str | None:
@@ -108,7 +101,7 @@ def clean_link(url: str, base: str) -> str | None:
     b = _canonical_base(base)
     if b is None:
         return None
-    m = _clean_link(url)
+    m = _CLEAN_LINK_RE.fullmatch(url)
     if m is None:
         return None
     kind = m.lastgroup
@@ -137,12 +130,12 @@ _FAST_URL = (                                               # classes as printab
     r'(/[!"$->@-\[\]-~]*)?'                                    # path: no ? # \
     r'(?:\?([!"$-~]*))?'                                        # query: no #
     r'(?:#([!-~]*))?')                                          # fragment
-_fast_url = _compiled_on_first_use('_fast_url', _FAST_URL)
+_FAST_URL_RE = LazyRegex(_FAST_URL)
 
 
 def _fast_absolute(url: str, charset: str | None):
     "The canonical form of an absolute URL of the common shape, `None` if invalid, `_NOT_FAST` otherwise."
-    m = _fast_url(url)
+    m = _FAST_URL_RE.fullmatch(url)
     if m is None:
         return _NOT_FAST
     scheme_text, host_text, path, query, fragment = m.groups()
@@ -167,8 +160,7 @@ def _fast_absolute(url: str, charset: str | None):
     return out
 
 # %% ../nbs/13_shortcuts.ipynb 19
-_scheme_or_authority = _compiled_on_first_use('_scheme_or_authority', r'[A-Za-z0-9+.\-]+:|[/\\]{2}',
-                                              'match')
+_SCHEME_OR_AUTHORITY_RE = LazyRegex(r'[A-Za-z0-9+.\-]+:|[/\\]{2}')
 
 
 def _split_link(s: str) -> tuple[str, str | None, str | None]:
@@ -194,7 +186,7 @@ def _base_info(base: str) -> tuple:
         fragment = base[len(c[2]) + 1:] if len(base) > len(c[2]) else None
         b = ParsedURL(scheme, host=host, path=path, query=query, fragment=fragment, hierarchical=True)
         return b, prefix, scheme, path[:path.rfind('/') + 1]
-    m = _fast_url(base)
+    m = _FAST_URL_RE.fullmatch(base)
     if m is not None and not _no_shortcut_scheme(m.group(1).lower()):     # the first shortcut's shape
         scheme_text, host, path, query, fragment = m.groups()
         b = ParsedURL(scheme_text, host=host, path=path or '', query=query, fragment=fragment, hierarchical=True)
@@ -218,16 +210,15 @@ def _base_info(base: str) -> tuple:
     return b, prefix, scheme, directory
 
 
-_leading_up = _compiled_on_first_use('_leading_up', r'(?:\.\./)*+', 'match')
-_relative_dot_segment = _compiled_on_first_use('_relative_dot_segment',
-                                               r'(?:\A|/)(?:\.|%2[Ee]){1,2}(?=/|\Z)', 'search')
+_LEADING_UP_RE = LazyRegex(r'(?:\.\./)*+')
+_RELATIVE_DOT_SEGMENT_RE = LazyRegex(r'(?:\A|/)(?:\.|%2[Ee]){1,2}(?=/|\Z)')
 
 
 def _merge_clean(directory: str, path: str) -> str | None:
     "`remove_dot_segments(directory + path)` for a clean `directory`, when `path` is `../` steps then plain segments."
-    up = _leading_up(path).end()
+    up = _LEADING_UP_RE.match(path).end()
     rest = path[up:] if up else path
-    if '\\' in rest or _relative_dot_segment(rest):
+    if '\\' in rest or _RELATIVE_DOT_SEGMENT_RE.search(rest):
         return None
     cut = len(directory) - 1
     for _ in range(up // 3):
@@ -240,7 +231,7 @@ def _merge_clean(directory: str, path: str) -> str | None:
 def _fast_relative(url: str, info: tuple, charset: str | None):
     "The canonical form of relative link `url` against the base described by `info`, or `_NOT_FAST`."
     s = preprocess(url)
-    if not s or _scheme_or_authority(s):
+    if not s or _SCHEME_OR_AUTHORITY_RE.match(s):
         return _NOT_FAST
     b, prefix, scheme, directory = info
     path, query, fragment = _split_link(s)

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, NamedTuple
+from .charclasses import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from typing import Any
 
 # %% auto 0
 __all__ = ['OFF', 'REASONS', 'STEPS', 'SECTIONS', 'Step', 'trace_for', 'Recording', 'quiet', 'Reason']
