@@ -91,10 +91,26 @@ _CLASS = {ucd: _LearningTable(lambda c, ucd=ucd: chr(ucd.combining(c)))
           for ucd in set(_UCD.values())}
 # In the string of classes: runs of two or more marks.
 _NON_STARTERS = LazyRegex('[^\\x00]{2,}')
+# Longer runs of marks are sorted a block at a time (see above).
+_SORT_BLOCK = 4096
 
 def decompose(s: str, ucd=unicodedata) -> str:
     "Each character of `s` replaced by its full compatibility decomposition in `ucd`."
     return s.translate(_DECOMPOSED[ucd])
+
+def _sort_marks(run: str, classes: str, ucd) -> str:
+    "`run` stably sorted by combining class (`classes`: the class of each, as a `chr`)."
+    if len(run) <= _SORT_BLOCK:
+        return ''.join(sorted(run, key=ucd.combining))
+    stretches: dict[str, list[str]] = {}          # class -> its stretch of each block
+    for i in range(0, len(run), _SORT_BLOCK):
+        block = ''.join(sorted(run[i:i + _SORT_BLOCK], key=ucd.combining))
+        block_classes, at = classes[i:i + _SORT_BLOCK], 0
+        for c in sorted(set(block_classes)):
+            n = block_classes.count(c)
+            stretches.setdefault(c, []).append(block[at:at + n])
+            at += n
+    return ''.join([x for c in sorted(stretches) for x in stretches[c]])
 
 def canonical_order(s: str, ucd=unicodedata) -> str:
     "`s` with each run of non-starters stably sorted by combining class (in `ucd`)."
@@ -103,7 +119,7 @@ def canonical_order(s: str, ucd=unicodedata) -> str:
     pieces, last = [], 0
     for m in _NON_STARTERS.finditer(classes):
         start, end = m.span()
-        pieces += s[last:start], ''.join(sorted(s[start:end], key=ucd.combining))
+        pieces += s[last:start], _sort_marks(s[start:end], classes[start:end], ucd)
         last = end
     pieces.append(s[last:])
     return ''.join(pieces)
