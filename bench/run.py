@@ -40,6 +40,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from importlib import metadata
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
@@ -292,6 +293,28 @@ def loglog_slope(points: list[tuple[float, float]]) -> float | None:
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
 
 
+def scaling_diagnostics(call, usage: list[tuple[float, float, float]]) -> dict:
+    """What tells an algorithmic slope from the memory system, for one shape and size.
+
+    From the samples' `getrusage`: user and system CPU seconds per call and minor page faults per
+    call (medians over the samples: a process that returns freed memory to the system and takes it
+    back on the next call pays a fault, in system time, for every page of it), and the CPU time (user
+    + system) of the best sample, which other processes move less than the wall clock. Then one more
+    call under `tracemalloc`: the peak of memory allocated during the call, in bytes (Python's
+    allocators, the regular-expression engine's backtracking stack included)."""
+    user, system, faults = (statistics.median(u[k] for u in usage) for k in range(3))
+    cpu = min(u + s for u, s, _ in usage)      # the sum is exact; its split into the two is sampled
+    gc.collect()
+    tracemalloc.start()
+    try:
+        call()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return {'user_seconds': user, 'system_seconds': system, 'cpu_seconds': cpu,
+            'minor_faults': faults, 'peak_bytes': peak}
+
+
 def bench_scaling(samples: int = 9, sample_time: float = 0.02, shapes=None) -> dict:
     """Seconds per call of `url_to_canon_url` for each shape and size, and the fitted slope per shape.
 
@@ -303,7 +326,13 @@ def bench_scaling(samples: int = 9, sample_time: float = 0.02, shapes=None) -> d
     is recorded too. A size whose samples already took `SIZE_BUDGET` seconds gets no more than three
     (a 1 MB call of a slow shape lasts seconds). A size whose warm-up call exceeds `CALL_BUDGET` ends
     the shape there: larger sizes are skipped and marked, and the slope is fitted on the sizes
-    measured, so a quadratic shape shows as a slope near 2 and a target not met."""
+    measured, so a quadratic shape shows as a slope near 2 and a target not met.
+
+    Each size also gets `scaling_diagnostics` (CPU time split into user and system, minor page faults
+    per call, the `tracemalloc` peak of one call), and each shape a second slope, `cpu_slope`, fitted on
+    the best samples' CPU time. A slope above 1 with flat peak bytes per character, few faults and a
+    CPU slope near the wall one is the algorithm's; a peak that grows with the input, thousands of
+    faults per call and system time growing faster than user time point at the memory system."""
     out = {}
     for shape in shapes or SHAPES:
         calls, number, times, lengths, skipped, errors = {}, {}, {}, {}, [], []
@@ -328,19 +357,25 @@ def bench_scaling(samples: int = 9, sample_time: float = 0.02, shapes=None) -> d
                 continue
             number[size] = _calls_per_sample(call, sample_time)
             times[size] = []
+        usage = {size: [] for size in calls}                  # per sample: (user, system, faults) per call
         for i in range(samples):
             for size in calls:
                 call, n = calls[size], number[size]
                 if i >= 3 and times[size] and sum(times[size]) * n > SIZE_BUDGET:
                     continue
-                t0 = time.perf_counter()
+                r0, t0 = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
                 for _ in range(n):
                     call()
-                times[size].append((time.perf_counter() - t0) / n)
+                t1, r1 = time.perf_counter(), resource.getrusage(resource.RUSAGE_SELF)
+                times[size].append((t1 - t0) / n)
+                usage[size].append(((r1.ru_utime - r0.ru_utime) / n, (r1.ru_stime - r0.ru_stime) / n,
+                                    (r1.ru_minflt - r0.ru_minflt) / n))
         row = {str(size): {'seconds': min(times[size]), 'median_seconds': statistics.median(times[size]),
                            'len': lengths[size], 'calls_per_sample': number[size],
-                           'samples': len(times[size])} for size in calls}
+                           'samples': len(times[size]), **scaling_diagnostics(calls[size], usage[size])}
+               for size in calls}
         row['slope'] = loglog_slope([(lengths[size], min(times[size])) for size in calls])
+        row['cpu_slope'] = loglog_slope([(lengths[size], row[str(size)]['cpu_seconds']) for size in calls])
         row['over_budget'] = skipped
         if errors:
             row['errors'] = errors
@@ -582,6 +617,24 @@ def print_scaling(rows: dict):
             slope += f'  ERROR {r["errors"][0]}'
         trials = ' '.join('-' if t is None else f'{t:.3f}' for t in r.get('trial_slopes', []))
         print(f'  {shape:<{w}}{cells}{slope}   trials: {trials}')
+    print_scaling_diagnostics(rows)
+
+
+def print_scaling_diagnostics(rows: dict):
+    "Per shape, at its largest size measured: CPU time split, faults and peak memory per character."
+    print('\n  the same trial: CPU-time slope; at the largest size measured, per call: user and system'
+          ' CPU ms, minor page faults, tracemalloc peak (bytes per input character)')
+    w = max(map(len, rows)) + 2
+    print(f'  {"shape":<{w}}{"cpu slope":>10}{"size":>9}{"user ms":>10}{"sys ms":>9}{"faults":>9}'
+          f'{"peak B/char":>13}')
+    for shape, r in rows.items():
+        sizes = [s for s in SIZES if 'peak_bytes' in r.get(str(s), {})]
+        if not sizes:
+            continue
+        d = r[str(sizes[-1])]
+        cpu = f'{"-":>10}' if r.get('cpu_slope') is None else f'{r["cpu_slope"]:>10.3f}'
+        print(f'  {shape:<{w}}{cpu}{sizes[-1] // 1000:>6} KB{d["user_seconds"] * 1e3:>10.2f}'
+              f'{d["system_seconds"] * 1e3:>9.2f}{d["minor_faults"]:>9.0f}{d["peak_bytes"] / d["len"]:>13.1f}')
 
 
 def targets(result: dict) -> dict:
