@@ -21,13 +21,16 @@ __all__ = ['USERINFO_OCTETS', 'PATH_OCTETS', 'QUERY_OCTETS', 'OPAQUE_PATH_OCTETS
            'protect_double_slash', 'canonicalize_query', 'canonicalize_fragment', 'canonicalize_parsed_url']
 
 # %% ../nbs/06_canonicalization.ipynb 7
+_ESCAPES = [f'%{b:02X}' for b in range(256)]     # each octet's escape, written once
+
+
 class EncodeSet:
     "A set of octets to percent-encode, with the lookup tables that make encoding fast."
 
     def __init__(self, octets):
         self.octets = frozenset(octets)
-        self.table = {b: f'%{b:02X}' for b in self.octets}
-        safe = ''.join(chr(b) for b in range(0x80) if b not in self.octets)
+        self.table = {b: _ESCAPES[b] for b in self.octets}
+        safe = ''.join([chr(b) for b in range(0x80) if b not in self.octets])
         self.all_safe = LazyRegex(f'[{re.escape(safe)}]*' if safe else '')
         self.leaves_ascii = self.octets >= {0x1B, *range(0x80, 0x100)}   # see step 8
 
