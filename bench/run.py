@@ -16,7 +16,9 @@ Six parts, all written to `bench-results/latest.json` and printed as tables:
    alternating, three runs each: per run the wall time, the load average before it, the CPU
    seconds of the main process and of its workers, and the peak RSS; the medians, and the
    speed-up as the ratio of the median wall times.
-5. start-up: the median wall time of 20 runs of `weburl URL` against 20 of `python -c pass`.
+5. start-up: the median wall and CPU time of 20 runs of `weburl URL` and `import weburl_nb` against
+   20 of `python -c pass`, the package's bytecode compiled as an install compiles it; the same
+   from source (a copy without bytecode) for comparison.
 6. the targets of issues 5 and 12, checked against the figures (reported, never asserted).
 
 The machine's load average is recorded at the start and before each part: on a shared machine
@@ -564,21 +566,39 @@ def bench_cli(urls: list[str], lines: int, memory: bool = True, jobs: bool = Tru
 
 def bench_startup(runs: int = 20, url: str = 'http://example.com/') -> dict:
     """Medians of `runs` starts of `weburl URL`, `python -c 'import weburl_nb'` and `python -c pass`,
-    interleaved so that a busy spell touches all three alike: wall time, and the CPU time (user +
-    system) of the child, which a busy machine does not inflate as much. The target is judged on the
-    CPU time when the machine is loaded (load average at or above its core count), else on the wall time."""
-    cmds = {'python -c pass': [sys.executable, '-c', 'pass'],
-            'import weburl_nb': [sys.executable, '-c', 'import weburl_nb'],
-            'weburl URL': weburl_command() + [url]}
-    wall, cpu = {k: [] for k in cmds}, {k: [] for k in cmds}
-    load = os.getloadavg()[0]
-    for _ in range(runs):
-        for k, cmd in cmds.items():
-            t0 = time.perf_counter()
-            proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            _, _, ru = os.wait4(proc.pid, 0)
-            wall[k].append(time.perf_counter() - t0)
-            cpu[k].append(ru.ru_utime + ru.ru_stime)
+    interleaved so that a busy spell touches all alike: wall time, and the CPU time (user + system)
+    of the child, which a busy machine does not inflate as much. The target is judged on the CPU
+    time when the machine is loaded (load average at or above its core count), else on the wall time.
+
+    The package is measured as installed: with its bytecode compiled (`compileall`, what pip does
+    when it installs a wheel). The same two commands also run from source, on a copy of the package
+    without bytecode put first on `PYTHONPATH` (and `PYTHONDONTWRITEBYTECODE`, so none is written):
+    what a checkout costs when the environment forbids bytecode caches, CPython compiling every
+    module of the package at every start (`from_source`, not judged)."""
+    import compileall
+    import shutil
+    import weburl_nb
+    package = Path(weburl_nb.__file__).parent
+    compileall.compile_dir(str(package), quiet=1, workers=1)
+    with tempfile.TemporaryDirectory() as tmp:       # the children's working directory, empty
+        source = Path(tmp) / 'source'
+        shutil.copytree(package, source / package.name, ignore=shutil.ignore_patterns('__pycache__'))
+        source_env = {**os.environ, 'PYTHONPATH': str(source), 'PYTHONDONTWRITEBYTECODE': '1'}
+        cmds = {'python -c pass': ([sys.executable, '-c', 'pass'], None),
+                'import weburl_nb': ([sys.executable, '-c', 'import weburl_nb'], None),
+                'weburl URL': (weburl_command() + [url], None),
+                'import weburl_nb, from source': ([sys.executable, '-c', 'import weburl_nb'], source_env),
+                'weburl URL, from source': (weburl_command() + [url], source_env)}
+        wall, cpu = {k: [] for k in cmds}, {k: [] for k in cmds}
+        load = os.getloadavg()[0]
+        for _ in range(runs):
+            for k, (cmd, env) in cmds.items():
+                t0 = time.perf_counter()
+                proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                        env=env, cwd=tmp)
+                _, _, ru = os.wait4(proc.pid, 0)
+                wall[k].append(time.perf_counter() - t0)
+                cpu[k].append(ru.ru_utime + ru.ru_stime)
     w = {k: statistics.median(v) * 1e3 for k, v in wall.items()}
     c = {k: statistics.median(v) * 1e3 for k, v in cpu.items()}
     busy = load >= (os.cpu_count() or 1)
@@ -586,7 +606,10 @@ def bench_startup(runs: int = 20, url: str = 'http://example.com/') -> dict:
     return {'runs': runs, 'median_ms': w, 'median_cpu_ms': c, 'load_before': load,
             'judged_on': 'cpu' if busy else 'wall',
             'weburl_minus_python_ms': judged['weburl URL'] - judged['python -c pass'],
-            'import_minus_python_ms': judged['import weburl_nb'] - judged['python -c pass']}
+            'import_minus_python_ms': judged['import weburl_nb'] - judged['python -c pass'],
+            'from_source': {
+                'weburl_minus_python_ms': judged['weburl URL, from source'] - judged['python -c pass'],
+                'import_minus_python_ms': judged['import weburl_nb, from source'] - judged['python -c pass']}}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -723,6 +746,10 @@ def main(argv=None) -> int:
                   f'import weburl_nb {med["import weburl_nb"]:.1f} ms, weburl URL {med["weburl URL"]:.1f} ms')
         print(f'  judged on {st["judged_on"]} time (load {st["load_before"]:.2f}): weburl URL '
               f'+{st["weburl_minus_python_ms"]:.1f} ms, import +{st["import_minus_python_ms"]:.1f} ms')
+        if 'from_source' in st:
+            src = st['from_source']
+            print(f'  from source (no bytecode, not judged): weburl URL +{src["weburl_minus_python_ms"]:.1f} ms, '
+                  f'import +{src["import_minus_python_ms"]:.1f} ms')
     result['machine']['load_at_end'] = os.getloadavg()
     result['targets'] = targets(result)
     print('\ntargets:')
