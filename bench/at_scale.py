@@ -30,7 +30,7 @@ speed-up. Writes everything to `--out` (default bench-results/at_scale.json).
 """
 from __future__ import annotations
 
-import argparse, json, os, platform, shutil, statistics, sys, time
+import argparse, json, os, platform, shutil, statistics, sys, time, warnings
 from importlib import metadata
 from pathlib import Path
 
@@ -237,7 +237,12 @@ def main():
     ap.add_argument('--trials', type=int, default=1, help='timed runs of each route per round')
     ap.add_argument('--engines', default='dask,spark')
     ap.add_argument('--out', type=Path, default=Path('bench-results/at_scale.json'))
+    ap.add_argument('--merge', type=Path, nargs='+', metavar='JSON',
+                    help='no run: pool the rounds of these earlier results (same rows) into --out')
     a = ap.parse_args()
+    if a.merge:
+        return merge(a.merge, a.out)
+    warnings.filterwarnings('ignore', 'Sending large graph')   # the data is sent once, before timing
     frame = corpus(a.data, a.rows)
     cores = len(os.sched_getaffinity(0))
     result = {'when': time.strftime('%Y-%m-%dT%H:%M:%S%z'), 'rows': a.rows, 'partitions': PARTITIONS,
@@ -271,16 +276,35 @@ def main():
                 print(f'{name}, round {r + 1}, {w} worker(s):', flush=True)
                 result['runs'][name][w].append(measure(engines[name], frame, w, a.trials, cores))
     result['machine']['load_at_end'] = os.getloadavg()
-    result['summary'] = summary(a.rows, result['runs'])
-    print(f'\nmedians over {a.rounds} round(s) x {a.trials} trial(s), {a.rows:,} links:')
+    report(result, a.out)
+
+
+def report(result: dict, out: Path):
+    "Add the medians to *result*, print them and write *result* to *out*."
+    result['summary'] = summary(result['rows'], result['runs'])
+    print(f"\nmedians over {result['rounds']} round(s) x {result['trials']} trial(s), {result['rows']:,} links:")
     for key, row in result['summary'].items():
         one, two = row['1'], row['2']
         print(f"{key:>22}: 1 worker {one['links_per_s']:,.0f} links/s; 2 workers {two['links_per_s']:,.0f} "
               f"({two['links_per_s_per_worker']:,.0f} per worker); speed-up {row['speedup']:.2f} x measured, "
               f"{row['cpu_speedup']:.2f} x CPU-bound; load {statistics.median(one['load'] + two['load']):.2f}")
-    a.out.parent.mkdir(parents=True, exist_ok=True)
-    a.out.write_text(json.dumps(result, indent=1) + '\n', encoding='utf-8')
-    print(f'written to {a.out}')
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=1) + '\n', encoding='utf-8')
+    print(f'written to {out}')
+
+
+def merge(paths: list[Path], out: Path):
+    "One result of the rounds of several runs (of the same rows, trials and engines)."
+    runs = [json.loads(p.read_text(encoding='utf-8')) for p in paths]
+    result = {k: v for k, v in runs[-1].items() if k != 'summary'}
+    result['runs'] = {e: {w: [rnd for r in runs for rnd in r['runs'][e][str(w)]] for w in (1, 2)}
+                      for e in runs[-1]['runs']}
+    result['rounds'] = sum(r['rounds'] for r in runs)
+    result['merged'] = [{'when': r['when'], 'load_at_start': r['machine']['load_at_start'],
+                         'load_at_end': r['machine']['load_at_end'], 'rounds': r['rounds'],
+                         'one_process_cpu_seconds': r['one_process_cpu_seconds']} for r in runs]
+    result['one_process_cpu_seconds'] = statistics.median(r['one_process_cpu_seconds'] for r in runs)
+    report(result, out)
 
 
 if __name__ == '__main__':
