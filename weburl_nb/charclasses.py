@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from collections import namedtuple
 
 # %% auto 0
@@ -66,6 +67,16 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:                           # what type checkers read (see above)
     from typing import NamedTuple as NamedTuple
 else:
+    def _resolved(fields: dict, module: str) -> dict:
+        "String annotations evaluated in *module* (a name not yet defined is left out)."
+        scope, out = vars(sys.modules[module]), {}
+        for field, annotation in fields.items():
+            try:
+                out[field] = eval(annotation, scope) if isinstance(annotation, str) else annotation
+            except NameError:
+                pass
+        return out
+
     class _NamedTupleType(type):
         "Makes a class based on `NamedTuple` a `collections.namedtuple` with its body."
 
@@ -81,7 +92,7 @@ else:
             for key, value in namespace.items():
                 if key not in fields:         # methods, properties, docstring, ...
                     setattr(cls, key, value)
-            cls.__new__.__annotations__ = dict(fields)    # signatures show the types
+            cls.__new__.__annotations__ = _resolved(fields, namespace['__module__'])
             return cls
 
     class NamedTuple(metaclass=_NamedTupleType):
