@@ -9,6 +9,7 @@ __all__ = ['TYPE_CHECKING']
 __version__ = "0.1.0"
 
 import sys
+import types
 
 from .parsing import ParsedURL, parse_url
 from .resolution import resolve_url
@@ -47,10 +48,10 @@ def __dir__() -> list[str]:
     return sorted({*globals(), *_LAZY})
 
 
-class _Package(type(sys)):
+class _Package(types.ModuleType):
     "The package's type: a submodule bound under a function's name leaves the function."
     def __setattr__(self, name: str, value) -> None:
-        if name in _LAZY and isinstance(value, type(sys)):
+        if name in _LAZY and isinstance(value, types.ModuleType):
             value = getattr(value, name)
         super().__setattr__(name, value)
 

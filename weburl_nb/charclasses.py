@@ -38,12 +38,26 @@ def is_not_hierarchical_scheme(scheme: str) -> bool:
     return scheme.lower() in NOT_HIERARCHICAL_SCHEMES if scheme.isascii() else False
 
 # %% ../nbs/00_charclasses.ipynb 21
+TYPE_CHECKING = False                       # true for type checkers only (see `NamedTuple`)
+if TYPE_CHECKING:
+    from typing import Any, Callable
+
 _PATTERN_METHODS = ('match', 'fullmatch', 'search', 'sub', 'subn', 'split', 'finditer',
                     'findall')
 
 
 class LazyRegex:
     "`re.compile(pattern, flags)`, done at the first call of one of its methods."
+    pattern: Any
+    # What type checkers see: the methods of the compiled pattern, as the first call sets them.
+    match: Callable[..., Any]
+    fullmatch: Callable[..., Any]
+    search: Callable[..., Any]
+    sub: Callable[..., Any]
+    subn: Callable[..., Any]
+    split: Callable[..., Any]
+    finditer: Callable[..., Any]
+    findall: Callable[..., Any]
 
     def __init__(self, pattern: str | bytes, flags: int = 0):
         self.pattern, self.flags = pattern, flags
@@ -63,7 +77,6 @@ class LazyRegex:
         return f'LazyRegex({self.pattern!r})'
 
 # %% ../nbs/00_charclasses.ipynb 24
-TYPE_CHECKING = False
 if TYPE_CHECKING:                           # what type checkers read (see above)
     from typing import NamedTuple as NamedTuple
 else:

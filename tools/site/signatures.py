@@ -8,7 +8,10 @@ this project's pages, and are fixed here by replacing `nbdev.showdoc._show_param
 - a class annotation is written with its module (`weburl_nb.host.HostProfile`, also inside
   `tuple[__main__.Outcome,...]`): the box shows the class name, defined on the page or linked;
 - a default that is a module-level constant of the package (the `THIS` host profile, whose repr runs
-  to forty lines) is shown by its name, and any other default longer than `LONG` characters as `...`.
+  to forty lines) is shown by its name, and any other default longer than `LONG` characters as `...`;
+- an annotation that cannot be evaluated where its function lives (the package's records are built
+  by `collections.namedtuple`, whose `__new__` sees no builtins, and `Any` is imported for type
+  checkers only) keeps its text, where nbdev's `show_doc` would stop with a `NameError`.
 """
 from __future__ import annotations
 
@@ -66,4 +69,14 @@ def show_param(param: inspect.Parameter) -> str:
     return text
 
 
+def signature_ex(obj, eval_str: bool = False) -> inspect.Signature:
+    "fastcore's `signature_ex`, with the annotations' text when evaluating them fails."
+    try:
+        return _signature_ex(obj, eval_str=eval_str)
+    except NameError:
+        return _signature_ex(obj, eval_str=False)
+
+
+_signature_ex = _showdoc.signature_ex
 _showdoc._show_param = show_param
+_showdoc.signature_ex = signature_ex
