@@ -10,7 +10,8 @@ Six parts, all written to `bench-results/latest.json` and printed as tables:
    microseconds per URL, with its ratio to urllib.parse and to ada-url.
 2. scaling: time of `url_to_canon_url` against input length (10 KB .. 1 MB, five sizes) for long
    URLs of several shapes, including the adversarial ones of the hardening issue; per shape, the
-   slope of log(time) against log(length) fitted by least squares (1 = linear).
+   slope of log(time) against log(length) fitted by least squares (1 = linear), the same slope on
+   CPU time, and per size user/system CPU, minor page faults per call and the tracemalloc peak.
 3. memory: the peak RSS of the `weburl` CLI over a generated 1,000,000-line input.
 4. jobs: `weburl -j 1` and `weburl -j 2` over the same 1,000,000 lines (when the CLI has `-j`),
    alternating, three runs each: per run the wall time, the load average before it, the CPU
@@ -267,6 +268,7 @@ SHAPES = {
 SIZES = (10_000, 30_000, 100_000, 300_000, 1_000_000)
 CALL_BUDGET = 8.0        # seconds: a shape whose one call takes longer stops growing (far from linear)
 SIZE_BUDGET = 2.0        # seconds of samples per size, at least 3 samples: slow sizes get fewer
+PEAK_BUDGET = 0.5        # seconds: a size whose call takes longer gets no tracemalloc peak (4-9x slower)
 
 
 def long_url(shape: str, n: int) -> tuple[str | None, str, str | None]:
@@ -295,26 +297,27 @@ def loglog_slope(points: list[tuple[float, float]]) -> float | None:
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
 
 
-def scaling_diagnostics(call, usage: list[tuple[float, float, float]]) -> dict:
+def scaling_diagnostics(call, usage: list[tuple[float, float, float]], peak: bool = True) -> dict:
     """What tells an algorithmic slope from the memory system, for one shape and size.
 
     From the samples' `getrusage`: user and system CPU seconds per call and minor page faults per
     call (medians over the samples: a process that returns freed memory to the system and takes it
     back on the next call pays a fault, in system time, for every page of it), and the CPU time (user
     + system) of the best sample, which other processes move less than the wall clock. Then one more
-    call under `tracemalloc`: the peak of memory allocated during the call, in bytes (Python's
-    allocators, the regular-expression engine's backtracking stack included)."""
+    call under `tracemalloc` (when `peak`): the peak of memory allocated during the call, in bytes
+    (Python's allocators, the regular-expression engine's backtracking stack included)."""
     user, system, faults = (statistics.median(u[k] for u in usage) for k in range(3))
     cpu = min(u + s for u, s, _ in usage)      # the sum is exact; its split into the two is sampled
-    gc.collect()
-    tracemalloc.start()
-    try:
-        call()
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    return {'user_seconds': user, 'system_seconds': system, 'cpu_seconds': cpu,
-            'minor_faults': faults, 'peak_bytes': peak}
+    out = {'user_seconds': user, 'system_seconds': system, 'cpu_seconds': cpu, 'minor_faults': faults}
+    if peak:
+        gc.collect()
+        tracemalloc.start()
+        try:
+            call()
+            out['peak_bytes'] = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    return out
 
 
 def bench_scaling(samples: int = 9, sample_time: float = 0.02, shapes=None) -> dict:
@@ -331,7 +334,8 @@ def bench_scaling(samples: int = 9, sample_time: float = 0.02, shapes=None) -> d
     measured, so a quadratic shape shows as a slope near 2 and a target not met.
 
     Each size also gets `scaling_diagnostics` (CPU time split into user and system, minor page faults
-    per call, the `tracemalloc` peak of one call), and each shape a second slope, `cpu_slope`, fitted on
+    per call, the `tracemalloc` peak of one call unless a call takes over `PEAK_BUDGET`: the peak per
+    character is flat from 30 KB on), and each shape a second slope, `cpu_slope`, fitted on
     the best samples' CPU time. A slope above 1 with flat peak bytes per character, few faults and a
     CPU slope near the wall one is the algorithm's; a peak that grows with the input, thousands of
     faults per call and system time growing faster than user time point at the memory system."""
@@ -374,7 +378,8 @@ def bench_scaling(samples: int = 9, sample_time: float = 0.02, shapes=None) -> d
                                     (r1.ru_minflt - r0.ru_minflt) / n))
         row = {str(size): {'seconds': min(times[size]), 'median_seconds': statistics.median(times[size]),
                            'len': lengths[size], 'calls_per_sample': number[size],
-                           'samples': len(times[size]), **scaling_diagnostics(calls[size], usage[size])}
+                           'samples': len(times[size]),
+                           **scaling_diagnostics(calls[size], usage[size], min(times[size]) <= PEAK_BUDGET)}
                for size in calls}
         row['slope'] = loglog_slope([(lengths[size], min(times[size])) for size in calls])
         row['cpu_slope'] = loglog_slope([(lengths[size], row[str(size)]['cpu_seconds']) for size in calls])
@@ -644,20 +649,23 @@ def print_scaling(rows: dict):
 
 
 def print_scaling_diagnostics(rows: dict):
-    "Per shape, at its largest size measured: CPU time split, faults and peak memory per character."
-    print('\n  the same trial: CPU-time slope; at the largest size measured, per call: user and system'
-          ' CPU ms, minor page faults, tracemalloc peak (bytes per input character)')
+    "Per shape: CPU slope; at the largest size, CPU split and faults; the peak per character."
+    print('\n  the same trial: CPU-time slope; at the largest size, per call: user and system CPU ms, minor'
+          ' page faults; tracemalloc peak in bytes per input character (at the largest size traced)')
     w = max(map(len, rows)) + 2
     print(f'  {"shape":<{w}}{"cpu slope":>10}{"size":>9}{"user ms":>10}{"sys ms":>9}{"faults":>9}'
           f'{"peak B/char":>13}')
     for shape, r in rows.items():
-        sizes = [s for s in SIZES if 'peak_bytes' in r.get(str(s), {})]
+        sizes = [s for s in SIZES if 'user_seconds' in r.get(str(s), {})]
         if not sizes:
             continue
         d = r[str(sizes[-1])]
+        traced = [s for s in sizes if 'peak_bytes' in r[str(s)]]
+        peak = (f'{r[str(traced[-1])]["peak_bytes"] / r[str(traced[-1])]["len"]:>13.1f}'
+                + ('' if traced[-1] == sizes[-1] else f' at {traced[-1] // 1000} KB')) if traced else f'{"-":>13}'
         cpu = f'{"-":>10}' if r.get('cpu_slope') is None else f'{r["cpu_slope"]:>10.3f}'
         print(f'  {shape:<{w}}{cpu}{sizes[-1] // 1000:>6} KB{d["user_seconds"] * 1e3:>10.2f}'
-              f'{d["system_seconds"] * 1e3:>9.2f}{d["minor_faults"]:>9.0f}{d["peak_bytes"] / d["len"]:>13.1f}')
+              f'{d["system_seconds"] * 1e3:>9.2f}{d["minor_faults"]:>9.0f}{peak}')
 
 
 def targets(result: dict) -> dict:
