@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import codecs
 import sys
-from array import array
-from bisect import bisect_right
 from collections.abc import Callable
 from functools import lru_cache, partial
 
-from .charclasses import LazyRegex
+from .charclasses import TYPE_CHECKING, LazyRegex
+
+if TYPE_CHECKING:
+    from array import array
 
 
 # %% auto 0
@@ -39,6 +40,8 @@ def _member(name: str) -> bytes:
 @lru_cache(maxsize=None)
 def index(name: str) -> array:
     "Index `name` (e.g. `'jis0208'`): each pointer's code point, 0 where there is none."
+    from array import array                 # here, like the data: only legacy encodings need it
+
     points = array('I')
     points.frombytes(_member(f'index-{name}.u32'))
     if sys.byteorder != 'little':
@@ -224,6 +227,8 @@ def gb18030_table(is_gbk: bool = False) -> dict[int, bytes]:
 @lru_cache(maxsize=1)
 def _gb18030_ranges() -> tuple[list[int], list[int]]:
     "Index gb18030 ranges as two lists: the code points and the pointers of its rows."
+    from array import array
+
     rows = array('I')
     rows.frombytes(_member('index-gb18030-ranges.u32'))
     if sys.byteorder != 'little':
@@ -238,6 +243,8 @@ def gb18030_four_bytes(cp: int) -> bytes:
     if cp == 0xE7C7:
         pointer = 7457
     else:
+        from bisect import bisect_right
+
         code_points, pointers = _gb18030_ranges()
         row = bisect_right(code_points, cp) - 1
         pointer = pointers[row] + cp - code_points[row]
