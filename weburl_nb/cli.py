@@ -142,11 +142,29 @@ def convert_lines(lines: list[str], args: argparse.Namespace
 CHUNK_BYTES = 1 << 20
 
 
+def _input_waiting(stdin):
+    "A test of whether more of *stdin* can be read at once (`select`); never, if unknown."
+    import select
+    try:
+        fd = stdin.fileno()
+        select.select([fd], [], [], 0)
+    except (AttributeError, OSError, ValueError):     # io.BytesIO; a pipe on Windows
+        return lambda: False
+    return lambda: bool(select.select([fd], [], [], 0)[0])
+
+
 def read_chunks(stdin, size: int = CHUNK_BYTES) -> Iterator[bytes]:
     "Blocks of whole lines of binary *stdin*, up to about *size* bytes, never waiting."
     read = stdin.read1 if hasattr(stdin, 'read1') else stdin.read
+    waiting = _input_waiting(stdin)
     rest = b''                                        # a line begun in the last read
     while data := read(size):
+        if len(data) < size and waiting():            # a pipe gives 64 KB a read: take
+            pieces, got = [data], len(data)           # what else is there already
+            while got < size and waiting() and (more := read(size - got)):
+                pieces.append(more)
+                got += len(more)
+            data = b''.join(pieces)
         end = data.rfind(b'\n') + 1
         if end == 0:
             rest += data
