@@ -11,12 +11,12 @@ seconds).
 The bound is counted in bytes of the input string's characters (1 per character for ASCII and
 Latin-1 text, 2 for the rest of the BMP). Measured after the fixes of issue 12 (peak / input bytes):
 long path, long query, host labels 0.0; dot-segments 1.6; percent-escapes 2.3; escapes in host
-2.7; long port, drive path 4.0; legacy-charset query 4.5; IPv6-like host 5.1; combining marks in
-host 8.0; IPv4-like host 9.2 (its 500,000 one-character labels are a list of pointers, 8 bytes per
-two characters). Each string step makes a copy, so a handful of copies is what linear work costs;
-`BOUND` = 12 leaves room for that and fails on what the fixes removed: a regular expression's
-repeated group keeps a record per iteration (40 to 100 bytes per character), and sorting a long
-run of marks as a list of one-character strings took 107 bytes per character.
+2.7; long port, drive path, IPv4-like host 4.0; legacy-charset query 4.5; IPv6-like host 5.1;
+combining marks in host 8.0. Each string step makes a copy, so a handful of copies is what linear
+work costs; `BOUND` = 12 leaves room for that and fails on what the fixes removed: a regular
+expression's repeated group keeps a record per iteration (40 to 100 bytes per character), sorting
+a long run of marks as a list of one-character strings took 107 bytes per character, and a list of
+labels split for nothing 4 to 16.
 
 The per-label shapes (`LABELS_BOUND`) hold the host as a list of labels, then a list of their ASCII
 forms: per label of 5 to 7 characters, two list slots and two string objects (a 49-byte header or

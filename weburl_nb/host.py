@@ -440,8 +440,8 @@ def canonicalize_host_steps(s: str, scheme: str | None = None,
     if profile.root_dot_after_mapping:
         rest, has_root_dot = split_root_dot(s)
         s = trace.step('16', s, rest)
-    # Step 17: the labels.
-    labels = s.split('.')
+    # Step 17: the labels, when a step looks at them (see above).
+    labels = s.split('.') if need_punycode or profile.xn_needs_punycode else None
     # Step 18 (IE): an `xn--` label needs step 20 too.
     if profile.xn_needs_punycode and has_xn_label(labels):
         need_punycode = True
@@ -459,7 +459,7 @@ def canonicalize_host_steps(s: str, scheme: str | None = None,
             return trace.fail('20', 'host-label', fallback, label=label)
         labels = trace.step('20', labels, ascii_labels)
     # Steps 21-22: join, and the root dot back.
-    s = '.'.join(labels) + ('.' if has_root_dot else '')
+    s = ('.'.join(labels) if labels is not None else s) + ('.' if has_root_dot else '')
     # Step 23 (CHROME): escapes back to characters.
     if profile.decode_escapes:
         s = trace.step('23', s, percent_decode_latin1(s))
