@@ -329,9 +329,11 @@ def bench_scaling(samples: int = 9, sample_time: float = 0.02, shapes=None) -> d
     30 KB, ..., 1 MB, then again), so a slow spell of the machine hits all sizes alike. The figure kept
     is the best sample, as `timeit` advises (the others are the same work plus interference); the median
     is recorded too. A size whose samples already took `SIZE_BUDGET` seconds gets no more than three
-    (a 1 MB call of a slow shape lasts seconds). A size whose warm-up call exceeds `CALL_BUDGET` ends
-    the shape there: larger sizes are skipped and marked, and the slope is fitted on the sizes
-    measured, so a quadratic shape shows as a slope near 2 and a target not met.
+    (a 1 MB call of a slow shape lasts seconds); the best is then taken over the same rounds for every
+    size of the shape (the first three), since the best of nine samples sits lower than the best of
+    three on a busy machine and would tilt the slope up. A size whose warm-up call exceeds
+    `CALL_BUDGET` ends the shape there: larger sizes are skipped and marked, and the slope is fitted on
+    the sizes measured, so a quadratic shape shows as a slope near 2 and a target not met.
 
     Each size also gets `scaling_diagnostics` (CPU time split into user and system, minor page faults
     per call, the `tracemalloc` peak of one call unless a call takes over `PEAK_BUDGET`: the peak per
@@ -376,12 +378,14 @@ def bench_scaling(samples: int = 9, sample_time: float = 0.02, shapes=None) -> d
                 times[size].append((t1 - t0) / n)
                 usage[size].append(((r1.ru_utime - r0.ru_utime) / n, (r1.ru_stime - r0.ru_stime) / n,
                                     (r1.ru_minflt - r0.ru_minflt) / n))
-        row = {str(size): {'seconds': min(times[size]), 'median_seconds': statistics.median(times[size]),
+        rounds = min((len(times[size]) for size in calls), default=0)     # the rounds every size has
+        best = {size: min(times[size][:rounds]) for size in calls}
+        row = {str(size): {'seconds': best[size], 'median_seconds': statistics.median(times[size]),
                            'len': lengths[size], 'calls_per_sample': number[size],
-                           'samples': len(times[size]),
-                           **scaling_diagnostics(calls[size], usage[size], min(times[size]) <= PEAK_BUDGET)}
+                           'samples': len(times[size]), 'rounds_compared': rounds,
+                           **scaling_diagnostics(calls[size], usage[size][:rounds], best[size] <= PEAK_BUDGET)}
                for size in calls}
-        row['slope'] = loglog_slope([(lengths[size], min(times[size])) for size in calls])
+        row['slope'] = loglog_slope([(lengths[size], best[size]) for size in calls])
         row['cpu_slope'] = loglog_slope([(lengths[size], row[str(size)]['cpu_seconds']) for size in calls])
         row['over_budget'] = skipped
         if errors:
