@@ -11,6 +11,7 @@ from functools import lru_cache
 from .canonicalization import canonicalize_fragment, canonicalize_parsed_url, canonicalize_path
 from .canonicalization import canonicalize_query, canonicalize_scheme, protect_double_slash
 from .canonicalization import FRAGMENT_OCTETS, PATH_OCTETS, QUERY_OCTETS, EncodeSet, _UNRESERVED_HEX
+from .canonicalization import _escape_alternatives
 from .charclasses import NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, LazyRegex, preprocess
 from .host import canonicalize_host
 from .parsing import ParsedURL, parse_url
@@ -50,7 +51,7 @@ def _kept_by(octets: EncodeSet, separators: str = ''):
 PATH_CHAR = char_class(_kept_by(PATH_OCTETS, '%/?#\\'))
 QUERY_CHAR = char_class(_kept_by(QUERY_OCTETS, '#'))
 FRAGMENT_CHAR = char_class(_kept_by(FRAGMENT_OCTETS))
-_KEPT_ESCAPE = f"%(?!{'|'.join(sorted(_UNRESERVED_HEX))})[0-9A-Fa-f]{{2}}"    # no unreserved escape
+_KEPT_ESCAPE = f"%(?!{_escape_alternatives(_UNRESERVED_HEX)})[0-9A-Fa-f]{{2}}"   # not unreserved
 
 # %% ../nbs/13_shortcuts.ipynb 10
 _PATH = f'[{PATH_CHAR[1:-1]}/]*+(?:{_KEPT_ESCAPE}[{PATH_CHAR[1:-1]}/]*+)*+'   # possessive
