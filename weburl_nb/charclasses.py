@@ -38,7 +38,7 @@ def is_not_hierarchical_scheme(scheme: str) -> bool:
     return scheme.lower() in NOT_HIERARCHICAL_SCHEMES if scheme.isascii() else False
 
 # %% ../nbs/00_charclasses.ipynb 21
-TYPE_CHECKING = False                       # true for type checkers only (see `NamedTuple`)
+TYPE_CHECKING = False                   # true for type checkers only (see `NamedTuple`)
 if TYPE_CHECKING:
     from typing import Any, Callable
 
@@ -49,7 +49,7 @@ _PATTERN_METHODS = ('match', 'fullmatch', 'search', 'sub', 'subn', 'split', 'fin
 class LazyRegex:
     "`re.compile(pattern, flags)`, done at the first call of one of its methods."
     pattern: Any
-    # What type checkers see: the methods of the compiled pattern, as the first call sets them.
+    # For type checkers: the compiled pattern's methods, as the first call sets them.
     match: Callable[..., Any]
     fullmatch: Callable[..., Any]
     search: Callable[..., Any]

@@ -48,7 +48,7 @@ def _charset(label: str) -> str:
 
 
 def _help_formatter(prog: str) -> argparse.HelpFormatter:
-    "argparse's help layout, as wide as `shutil.get_terminal_size` says, without `shutil`."
+    "argparse's help layout, as wide as `shutil.get_terminal_size` says, without it."
     columns = os.environ.get('COLUMNS', '')     # (`shutil` and its compressors: ~3 ms)
     columns = int(columns) if columns.isdigit() else 0
     if columns <= 0:

@@ -51,7 +51,8 @@ def _kept_by(octets: EncodeSet, separators: str = ''):
 PATH_CHAR = char_class(_kept_by(PATH_OCTETS, '%/?#\\'))
 QUERY_CHAR = char_class(_kept_by(QUERY_OCTETS, '#'))
 FRAGMENT_CHAR = char_class(_kept_by(FRAGMENT_OCTETS))
-_KEPT_ESCAPE = f"%(?!{_escape_alternatives(_UNRESERVED_HEX)})[0-9A-Fa-f]{{2}}"   # not unreserved
+_KEPT_ESCAPE = (f"%(?!{_escape_alternatives(_UNRESERVED_HEX)})"   # an escape that stays
+                f"[0-9A-Fa-f]{{2}}")
 
 # %% ../nbs/13_shortcuts.ipynb 10
 _PATH = f'[{PATH_CHAR[1:-1]}/]*+(?:{_KEPT_ESCAPE}[{PATH_CHAR[1:-1]}/]*+)*+'   # possessive
