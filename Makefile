@@ -24,11 +24,11 @@ help:  ## list the targets
 $(VENV)/bin/python:
 	python3 -m venv $(VENV)
 
-$(VENV)/.installed: setup.py settings.ini | $(VENV)/bin/python
+$(VENV)/.installed: setup.py settings.ini pyproject.toml | $(VENV)/bin/python
 	$(VENV)/bin/python -m pip install -q -e .
 	touch $@
 
-$(VENV)/.installed-$(TEST_EXTRAS): setup.py settings.ini | $(VENV)/bin/python
+$(VENV)/.installed-$(TEST_EXTRAS): setup.py settings.ini pyproject.toml | $(VENV)/bin/python
 	$(VENV)/bin/python -m pip install -q -e '.[$(TEST_EXTRAS)]'
 	touch $@ $(VENV)/.installed
 
@@ -57,7 +57,7 @@ pytest:  ## the pytest suite (conformance cases, API and CLI tests)
 	@rm -f .pytest_cache/conformance.txt
 	$(PY) -m pytest -q tests --ignore=tests/site
 
-$(VENV)/.installed-fuzz: setup.py settings.ini | $(VENV)/bin/python
+$(VENV)/.installed-fuzz: setup.py settings.ini pyproject.toml | $(VENV)/bin/python
 	$(VENV)/bin/python -m pip install -q -e '.[fuzz]' || echo "atheris could not be installed: fuzzing falls back to plain mutation"
 	touch $@
 

@@ -75,3 +75,16 @@ else:
 """
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert p.returncode == 0, p.stderr
+
+
+def test_console_script_is_a_plain_launcher():
+    """The installed `weburl` imports `weburl_nb.cli` and calls `main`: no scan of the installed
+    distributions' metadata (the easy-install launcher of `setup.py develop`; pyproject.toml avoids it)."""
+    from pathlib import Path
+    script = Path(sys.executable).parent / "weburl"
+    assert script.exists(), f"no weburl launcher beside {sys.executable}: install the package (make install)"
+    p = subprocess.run([sys.executable, "-X", "importtime", str(script), "http://example.com/"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0 and p.stdout == "http://example.com/\n", p.stderr[-500:]
+    imported = {line.split("|")[-1].strip() for line in p.stderr.splitlines() if "|" in line}
+    assert "weburl_nb.cli" in imported and not imported & {"importlib.metadata", "pkg_resources"}
