@@ -154,7 +154,7 @@ def _input_waiting(stdin):
 
 
 def read_chunks(stdin, size: int = CHUNK_BYTES) -> Iterator[bytes]:
-    "Blocks of whole lines of binary *stdin*, up to about *size* bytes, never waiting."
+    "Whole-line blocks of binary *stdin*: *size* bytes + a line begun earlier; never waits."
     read = stdin.read1 if hasattr(stdin, 'read1') else stdin.read
     waiting = _input_waiting(stdin)
     rest = b''                                        # a line begun in the last read
