@@ -233,12 +233,13 @@ def file_spans(stdin, size: int = CHUNK_BYTES) -> tuple[SharedInput, Iterator[ra
     import stat
     try:
         fd = stdin.fileno()
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode):
             return None
         origin = stdin.tell()                         # what the command has not read yet
     except (AttributeError, OSError, ValueError):     # no descriptor (io.BytesIO)
         return None
-    end = os.fstat(fd).st_size
+    end = status.st_size
     spans = (range(at, min(at + size, end)) for at in range(origin, end, size))
     return SharedInput(os.dup(fd), origin), spans
 
