@@ -9,9 +9,10 @@ this project's pages, and are fixed here by replacing `nbdev.showdoc._show_param
   `tuple[__main__.Outcome,...]`): the box shows the class name, defined on the page or linked;
 - a default that is a module-level constant of the package (the `THIS` host profile, whose repr runs
   to forty lines) is shown by its name, and any other default longer than `LONG` characters as `...`;
-- an annotation that cannot be evaluated where its function lives (the package's records are built
-  by `collections.namedtuple`, whose `__new__` sees no builtins, and `Any` is imported for type
-  checkers only) keeps its text, where nbdev's `show_doc` would stop with a `NameError`.
+- an annotation that cannot be evaluated where its function lives (a name imported for type checkers
+  only, such as `Any`, or inside the function that uses it, such as `array` in `encoding.index`)
+  keeps its text, where nbdev's `show_doc` would stop with a `NameError`. (The records built on
+  `collections.namedtuple` evaluate their annotations when the class is made: see 00_charclasses.)
 """
 from __future__ import annotations
 
