@@ -5,9 +5,10 @@ Six parts, all written to `bench-results/latest.json` and printed as tables:
 1. corpora: over `hrefs.tsv` (base<TAB>href: resolve + canonicalize) and `absolute.txt`
    (canonicalize), the same inputs, in the same process, for `url_to_canon_url`,
    `canonicalize_many` (when the package has it), `urllib.parse` (`urljoin` / `urlsplit`) and
-   the peers that are installed (yarl, rfc3986, w3lib, ada-url, can_ada). Several rounds, the
-   contenders in a different order each round; the figure kept is the median round, in
-   microseconds per URL, with its ratio to urllib.parse and to ada-url.
+   the peers that are installed (yarl, rfc3986, w3lib, ada-url, can_ada). Several rounds; in each,
+   every slice of 500 inputs is run by every contender in turn, in a shuffled order, so that a
+   slow spell of the machine touches all contenders alike; the figure kept is the median round,
+   in CPU microseconds per URL, with its ratio to urllib.parse and to ada-url.
 2. scaling: time of `url_to_canon_url` against input length (10 KB .. 1 MB, five sizes) for long
    URLs of several shapes, including the adversarial ones of the hardening issue; per shape, the
    slope of log(time) against log(length) fitted by least squares (1 = linear), the same slope on
@@ -204,29 +205,40 @@ def batch_function():
         return None
 
 
-def time_once(fn, data) -> tuple[float, float]:
-    "`(CPU seconds, wall seconds)` of one call of `fn(data)`."
-    gc.collect()
-    c0, t0 = time.process_time(), time.perf_counter()
-    fn(data)
-    return time.process_time() - c0, time.perf_counter() - t0
+SLICE = 500                     # inputs a contender runs before the next contender's turn
 
 
 def bench_corpus(funcs: dict, data: list, rounds: int, reference: str, peer: str,
-                 rng: random.Random) -> dict:
-    """Alternating rounds: every round runs every contender once, in a shuffled order; medians kept.
+                 rng: random.Random, slice_size: int = SLICE) -> dict:
+    """Interleaved rounds: in every round, each slice of `slice_size` inputs is run by every contender
+    in turn, in a shuffled order; a contender's round time is the sum over its slices; medians kept.
 
     The figure is the process's CPU time, not the wall clock: on a shared machine the wall clock
     also counts the time other processes hold the core, which lands on whichever contender happens
-    to run then (both are recorded)."""
-    times = {name: [] for name in funcs}
-    for name, fn in funcs.items():               # one warm-up pass each (imports, caches, JIT-free)
-        fn(data[:2000])
+    to run then (both are recorded). CPU time is not immune either: a busy neighbour on the same
+    physical core (a VM's sibling thread) slows every instruction for a spell of a second or so. Run
+    whole-corpus turns and such a spell lands on one contender; run slices of a few milliseconds
+    in turn and it lands on all of them alike, so the ratios between contenders hold. Each
+    contender's ratio to the peer is also taken per round (`paired_ratio_to_ada`: the median of
+    the rounds' ratios), a second estimate that a spell spanning a whole round cannot bias."""
+    names = list(funcs)
+    for name in names:                            # one warm-up pass each (imports, caches, JIT-free)
+        funcs[name](data[:2000])
+    slices = [data[i:i + slice_size] for i in range(0, len(data), slice_size)]
+    clock = time.process_time
+    times = {name: [] for name in names}
     for _ in range(rounds):
-        order = list(funcs)
-        rng.shuffle(order)
-        for name in order:
-            times[name].append(time_once(funcs[name], data))
+        cpu, wall = dict.fromkeys(names, 0.0), dict.fromkeys(names, 0.0)
+        gc.collect()
+        for part in slices:
+            rng.shuffle(names)
+            for name in names:
+                c0, t0 = clock(), time.perf_counter()
+                funcs[name](part)
+                cpu[name] += clock() - c0
+                wall[name] += time.perf_counter() - t0
+        for name in names:
+            times[name].append((cpu[name], wall[name]))
     n = len(data)
     us = {name: statistics.median(c for c, _ in ts) / n * 1e6 for name, ts in times.items()}
     out = {}
@@ -236,6 +248,8 @@ def bench_corpus(funcs: dict, data: list, rounds: int, reference: str, peer: str
                      'rounds_us_per_url': [c / n * 1e6 for c, _ in ts]}
         if peer in us:
             out[name]['ratio_to_ada'] = us[name] / us[peer]
+            out[name]['paired_ratio_to_ada'] = statistics.median(
+                c / p for (c, _), (p, _) in zip(ts, times[peer]))
     return out
 
 
@@ -626,12 +640,14 @@ def bench_startup(runs: int = 20, url: str = 'http://example.com/') -> dict:
 # ---------------------------------------------------------------------------------------------
 
 def print_corpus(title: str, rows: dict, n: int):
-    print(f'\n{title} ({n:,} URLs): median of rounds, CPU microseconds per URL')
+    print(f'\n{title} ({n:,} URLs): median of rounds, CPU microseconds per URL '
+          f'(x ada paired: median of the ratios of the rounds)')
     w = max(map(len, rows)) + 2
-    print(f'  {"contender":<{w}}{"us/URL":>9}{"x urllib":>10}{"x ada":>8}')
+    print(f'  {"contender":<{w}}{"us/URL":>9}{"x urllib":>10}{"x ada":>8}{"paired":>8}   rounds us/URL')
     for name, r in sorted(rows.items(), key=lambda kv: kv[1]['us_per_url']):
-        ada = f'{r["ratio_to_ada"]:>8.2f}' if 'ratio_to_ada' in r else ''
-        print(f'  {name:<{w}}{r["us_per_url"]:>9.2f}{r["ratio_to_urllib"]:>10.2f}{ada}')
+        ada = f'{r["ratio_to_ada"]:>8.2f}{r["paired_ratio_to_ada"]:>8.2f}' if 'ratio_to_ada' in r else ' ' * 16
+        spread = ' '.join(f'{x:.2f}' for x in r['rounds_us_per_url'])
+        print(f'  {name:<{w}}{r["us_per_url"]:>9.2f}{r["ratio_to_urllib"]:>10.2f}{ada}   {spread}')
 
 
 def print_scaling(rows: dict):
