@@ -154,3 +154,54 @@ def test_jobs_on_a_regular_file_read_by_the_workers(tmp_path, method):
     assert two.returncode == one.returncode == 1
     assert two.stdout == one.stdout and two.stderr == one.stderr
     assert two.stdout.count(b"\n") == 150_000 and two.stderr.count(b"\n") == 151
+
+
+def test_jobs_relay_through_a_pipe_under_every_start_method():
+    "Standard input a pipe: the relay's processes read it in turn, the line cut by a read carried."
+    data = b"".join(b"HTTP://h%d/a/../b\n" % i if i % 991 else b"bad %d\n" % i for i in range(120_000))
+    one = run(["-j", "1"], stdin=data)
+    for method in ("fork", "spawn", "forkserver"):
+        code = ("import multiprocessing, sys; multiprocessing.set_start_method(sys.argv[1]); "
+                "from weburl_nb.cli import main; sys.exit(main(sys.argv[2:]))")
+        three = subprocess.run([sys.executable, "-c", code, method, "-j", "3"], input=data,
+                               capture_output=True, timeout=120)
+        assert (three.returncode, three.stdout, three.stderr) == (one.returncode, one.stdout, one.stderr)
+
+
+def test_jobs_stop_when_the_reader_goes_away():
+    "`weburl -j 2 < big | head -1`: every process stops, quietly, long before the input ends."
+    data = b"http://a/\n" * 3_000_000
+    p = subprocess.Popen([*WEBURL, "-j", "2"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    import threading
+    try:
+        writer = threading.Thread(target=_feed, args=(p.stdin, data), daemon=True)
+        writer.start()
+        assert p.stdout.readline() == b"http://a/\n"
+        p.stdout.close()
+        assert p.wait(timeout=60) in (0, 1)
+        assert b"Traceback" not in p.stderr.read()
+    finally:
+        p.kill()
+
+
+def _feed(pipe, data):
+    try:
+        pipe.write(data)
+        pipe.close()
+    except (BrokenPipeError, ValueError):
+        pass
+
+
+def test_jobs_a_failing_worker_stops_the_relay():
+    "A worker that fails stops the others: exit status 2, a message, and no wait for ever."
+    code = ("import multiprocessing, sys; from weburl_nb import cli; real = cli.convert_block\n"
+            "def convert(job):\n"
+            "    if multiprocessing.current_process().name != 'MainProcess': raise MemoryError('test')\n"
+            "    return real(job)\n"
+            "cli.convert_block = convert; sys.exit(cli.main(sys.argv[1:]))")
+    data = b"http://a/\n" * 400_000
+    p = subprocess.run([sys.executable, "-c", code, "-j", "2"], input=data, capture_output=True,
+                       timeout=120)
+    assert p.returncode == 2
+    assert b"MemoryError: test" in p.stderr and b"a worker process failed" in p.stderr

@@ -12,7 +12,7 @@ import time
 from collections.abc import Iterator
 
 from . import __version__
-from .batch import canonicalize_many, ordered_map
+from .batch import canonicalize_many, ordered_map, usable_cores
 from .canonicalization import canonicalize_parsed_url
 from .encoding import charset_encoding
 from .host import PROFILES
@@ -22,9 +22,9 @@ from .serialization import serialize_parsed_url
 # `json`, `compare`, `explain` and `surt`: imported where an option needs them (start-up time).
 
 # %% auto 0
-__all__ = ['COMPONENTS', 'CHUNK_BYTES', 'MESSAGE_INPUT', 'parse_args', 'json_line', 'convert_lines', 'read_chunks',
-           'convert_block', 'invalid_message', 'SharedInput', 'use_input', 'file_spans', 'read_span', 'Progress',
-           'show_progress', 'main']
+__all__ = ['COMPONENTS', 'CHUNK_BYTES', 'MESSAGE_INPUT', 'RUNNING', 'OUTPUT_CLOSED', 'FAILED', 'WAIT', 'parse_args', 'json_line',
+           'convert_lines', 'next_block', 'read_chunks', 'convert_block', 'invalid_message', 'SharedFd', 'write_all',
+           'widen_pipe', 'Relay', 'take_turns', 'run_relay', 'Progress', 'show_progress', 'own_descriptors', 'main']
 
 # %% ../nbs/08_cli.ipynb 5
 COMPONENTS = ('scheme', 'user', 'password', 'host', 'port', 'path', 'query', 'fragment')
@@ -146,18 +146,15 @@ def _input_waiting(stdin):
     "A test of whether more of *stdin* can be read at once (`select`); never, if unknown."
     import select
     try:
-        fd = stdin.fileno()
+        fd = stdin if isinstance(stdin, int) else stdin.fileno()
         select.select([fd], [], [], 0)
     except (AttributeError, OSError, ValueError):     # io.BytesIO; a pipe on Windows
         return lambda: False
     return lambda: bool(select.select([fd], [], [], 0)[0])
 
 
-def read_chunks(stdin, size: int = CHUNK_BYTES) -> Iterator[bytes]:
-    "Whole-line blocks of binary *stdin*: *size* bytes + a line begun earlier; never waits."
-    read = stdin.read1 if hasattr(stdin, 'read1') else stdin.read
-    waiting = _input_waiting(stdin)
-    rest = b''                                        # a line begun in the last read
+def next_block(read, waiting, size: int, rest: bytes = b'') -> tuple[bytes, bytes]:
+    "`(block, rest)`: whole lines after *rest*, then the line begun; `b''` at the end."
     while data := read(size):
         if len(data) < size and waiting():            # a pipe gives 64 KB a read: take
             pieces, got = [data], len(data)           # what else is there already
@@ -169,17 +166,23 @@ def read_chunks(stdin, size: int = CHUNK_BYTES) -> Iterator[bytes]:
         if end == 0:
             rest += data
             continue
-        yield rest + data[:end]
-        rest = data[end:]
-    if rest:
-        yield rest                                    # a last line without its newline
+        return rest + data[:end], data[end:]
+    return rest, b''                                  # a last line without its newline
+
+
+def read_chunks(stdin, size: int = CHUNK_BYTES) -> Iterator[bytes]:
+    "Whole-line blocks of binary *stdin*: *size* bytes + a line begun earlier; never waits."
+    read = stdin.read1 if hasattr(stdin, 'read1') else stdin.read
+    waiting = _input_waiting(stdin)
+    block, rest = next_block(read, waiting, size)
+    while block:
+        yield block
+        block, rest = next_block(read, waiting, size, rest)
 
 
 def convert_block(job: tuple) -> tuple[bytes, list[tuple[int, str]], int]:
     "`(output as UTF-8, [(position, text) of each invalid input], line count)` of a job."
     block, args = job
-    if isinstance(block, range):                      # a span of the shared input file
-        block = read_span(_INPUT, block)
     if isinstance(block, bytes):
         lines = block.decode('utf-8', 'replace').split('\n')
         if lines[-1] == '':
@@ -205,65 +208,188 @@ def invalid_message(text: str, args: argparse.Namespace) -> str:
     return f'invalid URL {shown}: {reason}'
 
 # %% ../nbs/08_cli.ipynb 14
-class SharedInput:
-    "A regular file for worker processes: a descriptor, and the offset where input begins."
-    def __init__(self, fd: int, origin: int = 0):
-        self.fd, self.origin = fd, origin
+class SharedFd:
+    "A descriptor the relay's processes share: sent along as a duplicate under spawn."
+    def __init__(self, fd: int):
+        self.fd = fd
 
-    def __reduce__(self):             # pickled for a worker under spawn or forkserver:
+    def __reduce__(self):             # pickled for a process under spawn or forkserver:
         from multiprocessing.reduction import DupFd     # the descriptor goes along
-        return _shared_input, (DupFd(self.fd), self.origin)
+        return _shared_fd, (DupFd(self.fd),)
 
 
-def _shared_input(dup, origin: int) -> SharedInput:
-    return SharedInput(dup.detach(), origin)
+def _shared_fd(dup) -> SharedFd:
+    return SharedFd(dup.detach())
 
 
-_INPUT: SharedInput | None = None                     # this process's input file
+def write_all(fd: int, data: bytes) -> None:
+    "Write all of *data* to *fd* (a write to a pipe may take only part)."
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
-def use_input(shared: SharedInput | None) -> None:
-    "Make *shared* the file that spans are read from (each worker runs this first)."
-    global _INPUT
-    _INPUT = shared
-
-
-def file_spans(stdin, size: int = CHUNK_BYTES) -> tuple[SharedInput, Iterator[range]] | None:
-    "If binary *stdin* is a regular file: it, shared, and its spans of *size* bytes; else None."
-    import stat
+def widen_pipe(fd: int, size: int) -> None:
+    "Let a pipe at *fd* hold *size* bytes where the system allows it (Linux); else nothing."
     try:
-        fd = stdin.fileno()
-        status = os.fstat(fd)
-        if not stat.S_ISREG(status.st_mode):
+        import fcntl
+        if fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ) < size:
+            fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, size)
+    except (ImportError, AttributeError, OSError):    # not Linux, not a pipe, over the limit
+        pass
+
+
+RUNNING, OUTPUT_CLOSED, FAILED = 0, 1, 2              # values of `Relay.stop`
+WAIT = 0.5                                            # seconds between checks while waiting
+
+
+class Relay:
+    "What the processes of `weburl -j N` share: the input and output, two turns, the counts."
+    def __init__(self, ctx, args: argparse.Namespace, fds: tuple[int, int, int],
+                 progress: bool, size: int = CHUNK_BYTES):
+        self.args, self.size, self.progress = args, size, progress
+        self.input, self.output, self.errors = map(SharedFd, fds)
+        self.read_turn = ctx.Lock()                   # held while a process reads a block
+        self.write_turn = ctx.Condition()             # guards the counts below
+        self.rest = ctx.RawArray('c', size)           # the line begun after the last block
+        self.rest_len, self.ended = ctx.RawValue('q', 0), ctx.RawValue('b', 0)
+        self.blocks_read, self.blocks_written = ctx.RawValue('q', 0), ctx.RawValue('q', 0)
+        self.lines, self.status = ctx.RawValue('q', 0), ctx.RawValue('b', 0)
+        self.stop = ctx.RawValue('b', RUNNING)
+
+    def _acquire(self, lock, check) -> bool:
+        "Take *lock*, checking on the others while waiting; False if the relay stopped."
+        while not lock.acquire(timeout=WAIT):
+            check()
+            if self.stop.value:
+                return False
+        return True
+
+    def read(self, check) -> tuple[int, bytes] | None:
+        "Take the read turn: `(number, block)` of the next block, or None at the end."
+        if not self._acquire(self.read_turn, check):
             return None
-        origin = stdin.tell()                         # what the command has not read yet
-    except (AttributeError, OSError, ValueError):     # no descriptor (io.BytesIO)
-        return None
-    end = status.st_size
-    spans = (range(at, min(at + size, end)) for at in range(origin, end, size))
-    return SharedInput(os.dup(fd), origin), spans
+        try:
+            if self.ended.value or self.stop.value:
+                return None
+            fd = self.input.fd
+            rest = self.rest[:self.rest_len.value]
+            block, rest = next_block(lambda k: os.read(fd, k), _input_waiting(fd), self.size,
+                                     rest)
+            if not block:
+                self.ended.value = 1
+                return None
+            self.rest[:len(rest)], self.rest_len.value = rest, len(rest)   # < size bytes
+            number = self.blocks_read.value
+            self.blocks_read.value = number + 1
+            return number, block
+        finally:
+            self.read_turn.release()
+
+    def write(self, number: int, result: tuple, check) -> bool:
+        "Wait for block *number*'s write turn, write *result*; False if the relay stopped."
+        data, invalid, count = result
+        turn = self.write_turn
+        if not self._acquire(turn, check):
+            return False
+        try:
+            while self.blocks_written.value != number and not self.stop.value:
+                turn.wait(WAIT)
+                check()
+            if self.stop.value:
+                return False
+            first = self.lines.value
+        finally:
+            turn.release()
+        try:
+            if invalid:
+                self.status.value = 1
+                text = ''.join(f'weburl: line {first + i + 1}: {message}\n'
+                               for i, message in invalid)
+                write_all(self.errors.fd, (('\r\x1b[K' if self.progress else '') + text)
+                          .encode('utf-8', 'backslashreplace'))
+            write_all(self.output.fd, data)
+        except BrokenPipeError:          # the reader went away (`weburl < big | head`)
+            self.halt(OUTPUT_CLOSED)
+            return False
+        with turn:
+            self.lines.value = first + count
+            self.blocks_written.value = number + 1
+            turn.notify_all()
+        return True
+
+    def halt(self, why: int) -> None:
+        "Stop every process of the relay (*why*: `OUTPUT_CLOSED` or `FAILED`)."
+        self.stop.value = max(self.stop.value, why)
+        if self.write_turn.acquire(timeout=WAIT):
+            self.write_turn.notify_all()
+            self.write_turn.release()
 
 
-def read_span(shared: SharedInput, span: range) -> bytes:
-    "The whole lines of *shared* whose first byte is in *span*, read with `os.pread`."
-    fd = shared.fd
-    if span.start == shared.origin:
-        data = os.pread(fd, len(span), span.start)
-    else:                                             # the byte before says if a line starts
-        data = os.pread(fd, len(span) + 1, span.start - 1)
-        begin = data.find(b'\n') + 1
-        data = data[begin:] if begin else b''         # a line begun before: the span before's
-    pieces, at = [data], span.stop
-    while data and not pieces[-1].endswith(b'\n'):    # the last line runs on: read it whole
-        more = os.pread(fd, 1 << 16, at)
-        if not more:
-            break                                     # the end of the file
-        end = more.find(b'\n') + 1
-        pieces.append(more[:end] if end else more)
-        at += len(more)
-    return b''.join(pieces)
+def take_turns(relay: Relay, check, progress: Progress | None = None) -> None:
+    "One process's part: read a block, convert it, write it in its turn; until the end."
+    while (job := relay.read(check)) is not None:
+        number, block = job
+        if not relay.write(number, convert_block((block, relay.args)), check):
+            return
+        if progress is not None:
+            progress.update(relay.lines.value)
 
-# %% ../nbs/08_cli.ipynb 18
+
+def _relay_worker(relay: Relay) -> None:
+    "A worker process of the relay: its turns, until the end, or until the parent is gone."
+    import multiprocessing
+    parent = multiprocessing.parent_process()     # not os.getppid(): under forkserver
+
+    def check():                                  # that is the server, not the command
+        if not parent.is_alive():
+            raise SystemExit(1)
+    try:
+        take_turns(relay, check)
+    except BaseException:
+        relay.halt(FAILED)
+        raise
+
+
+def run_relay(args: argparse.Namespace, n: int, fds: tuple[int, int, int],
+              progress: Progress | None = None, size: int = CHUNK_BYTES) -> int:
+    "`weburl -j N` on descriptors *fds* (in, out, errors): this process and *n* - 1 more."
+    import multiprocessing
+    ctx = multiprocessing.get_context()
+    widen_pipe(fds[0], size)
+    relay = Relay(ctx, args, fds, progress is not None, size)
+    workers = [ctx.Process(target=_relay_worker, args=(relay,), daemon=True)
+               for _ in range(n - 1)]
+
+    def check():                      # a worker that died without a word stops the relay
+        if any(w.exitcode not in (None, 0) for w in workers):
+            relay.halt(FAILED)
+    try:
+        for w in workers:
+            w.start()
+        take_turns(relay, check, progress)
+        for w in workers:
+            while w.exitcode is None:
+                w.join(WAIT)
+                check()
+    except BaseException:
+        relay.halt(FAILED)
+        raise
+    finally:
+        for w in workers:
+            if w.is_alive():
+                w.terminate()
+            w.join()
+    if relay.stop.value == FAILED:
+        write_all(fds[2], b'weburl: a worker process failed\n')
+        return 2
+    if progress is not None:
+        progress.close(relay.lines.value)
+    if relay.stop.value == OUTPUT_CLOSED:
+        _drop_output()
+    return relay.status.value
+
+# %% ../nbs/08_cli.ipynb 16
 class Progress:
     "Count and rate of lines on *stream*, redrawn every *every* s from *delay* s on."
     def __init__(self, stream, delay: float = 1.0, every: float = 0.2,
@@ -305,16 +431,12 @@ def _is_terminal(stream) -> bool:
     except (AttributeError, ValueError):
         return False
 
-# %% ../nbs/08_cli.ipynb 23
-def _work(args: argparse.Namespace, stdin, pool: bool
-          ) -> tuple[str, Iterator[tuple], SharedInput | None]:
-    "The label of an input (`argument`, `line`), its `(block, args)` jobs, a shared file."
+# %% ../nbs/08_cli.ipynb 21
+def _work(args: argparse.Namespace, stdin) -> tuple[str, Iterator[tuple]]:
+    "The label of an input (`argument`, `line`) and its `(block, args)` jobs."
     if args.urls:
-        return 'argument', iter([(args.urls, args)]), None
-    if pool and (found := file_spans(stdin)):
-        shared, spans = found
-        return 'line', ((span, args) for span in spans), shared
-    return 'line', ((block, args) for block in read_chunks(stdin)), None
+        return 'argument', iter([(args.urls, args)])
+    return 'line', ((block, args) for block in read_chunks(stdin))
 
 
 def _byte_writer(stdout):
@@ -330,19 +452,44 @@ def _byte_writer(stdout):
     return write
 
 
+def _drop_output() -> None:
+    "After the reader of standard output went away: send the rest (exit's flush) nowhere."
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def own_descriptors() -> tuple[int, int, int] | None:
+    "Duplicates of this process's standard input, output and error, if it has all three."
+    if os.name != 'posix':                            # descriptors travel to workers on POSIX
+        return None
+    try:
+        fds = [stream.fileno() for stream in (sys.stdin, sys.stdout, sys.stderr)]
+    except (AttributeError, OSError, ValueError):    # replaced, e.g. by a test's capture
+        return None
+    sys.stdout.flush()
+    sys.stderr.flush()
+    return tuple(os.dup(fd) for fd in fds)
+
+
 def main(argv: list[str] | None = None, stdin=None, stdout=None, stderr=None) -> int:
     "Run `weburl`; returns the exit status (0, or 1 if any URL was invalid)."
     args = parse_args(argv)
+    n = args.jobs or usable_cores()                   # -j 0: one process per core
+    own = stdin is None and stdout is None and stderr is None
     stdin = stdin if stdin is not None else sys.stdin.buffer
-    write = _byte_writer(stdout if stdout is not None else sys.stdout)
+    stdout = stdout if stdout is not None else sys.stdout
     stderr = stderr if stderr is not None else sys.stderr
-    n_workers = 0 if args.jobs == 1 else args.jobs or None   # -j 1: here, -j 0: all
-    label, jobs, shared = _work(args, stdin, pool=n_workers != 0)
     progress = show_progress(args, stderr)
+    if n > 1 and own and not args.urls and (fds := own_descriptors()):
+        try:
+            return run_relay(args, n, fds, progress)
+        finally:
+            for fd in fds:
+                os.close(fd)
+    write = _byte_writer(stdout)
+    label, jobs = _work(args, stdin)
     status, done = 0, 0
     try:
-        for data, invalid, count in ordered_map(convert_block, jobs, n_workers,
-                                                initializer=use_input, initargs=(shared,)):
+        for data, invalid, count in ordered_map(convert_block, jobs, 0 if n == 1 else n):
             if invalid:
                 status = 1
                 if progress:
@@ -355,11 +502,6 @@ def main(argv: list[str] | None = None, stdin=None, stdout=None, stderr=None) ->
                 progress.update(done)
         if progress:
             progress.close(done)
-        if shared is not None:
-            stdin.seek(0, os.SEEK_END)                # read to the end, as by one process
     except BrokenPipeError:    # the reader went away (`weburl < big | head`): stop
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    finally:
-        if shared is not None:
-            os.close(shared.fd)
+        _drop_output()
     return status
