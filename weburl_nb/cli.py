@@ -67,7 +67,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                      'or one per line of standard input.'))
     p.add_argument('urls', nargs='*', metavar='URL',
                    help='URLs to canonicalize (default: read standard input)')
-    p.add_argument('--base', metavar='URL', help='resolve every URL against this base URL')
+    p.add_argument('--base', metavar='URL', help='resolve every URL against this base')
     p.add_argument('--charset', type=_charset, metavar='NAME',
                    help='document encoding for queries (WHATWG label, default UTF-8)')
     p.add_argument('--json', action='store_true',
@@ -143,7 +143,7 @@ CHUNK_BYTES = 1 << 20
 
 
 def _input_waiting(stdin):
-    "A test of whether more of *stdin* can be read at once (`select`); never, if unknown."
+    "A test of whether more of *stdin* can be read now (`select`); never if unknown."
     import select
     try:
         fd = stdin if isinstance(stdin, int) else stdin.fileno()
@@ -171,7 +171,7 @@ def next_block(read, waiting, size: int, rest: bytes = b'') -> tuple[bytes, byte
 
 
 def read_chunks(stdin, size: int = CHUNK_BYTES) -> Iterator[bytes]:
-    "Whole-line blocks of binary *stdin*: *size* bytes + a line begun earlier; never waits."
+    "Whole-line blocks of binary *stdin*: *size* bytes + a line begun before; no waits."
     read = stdin.read1 if hasattr(stdin, 'read1') else stdin.read
     waiting = _input_waiting(stdin)
     block, rest = next_block(read, waiting, size)
@@ -181,7 +181,7 @@ def read_chunks(stdin, size: int = CHUNK_BYTES) -> Iterator[bytes]:
 
 
 def convert_block(job: tuple) -> tuple[bytes, list[tuple[int, str]], int]:
-    "`(output as UTF-8, [(position, text) of each invalid input], line count)` of a job."
+    "`(output as UTF-8, [(position, text) of each invalid input], line count)`."
     block, args = job
     if isinstance(block, bytes):
         lines = block.decode('utf-8', 'replace').split('\n')
@@ -195,11 +195,11 @@ def convert_block(job: tuple) -> tuple[bytes, list[tuple[int, str]], int]:
             [(i, invalid_message(lines[i], args)) for i in bad], len(lines))
 
 
-MESSAGE_INPUT = 200                                   # characters of an input a message quotes
+MESSAGE_INPUT = 200                         # characters of an input a message quotes
 
 
 def invalid_message(text: str, args: argparse.Namespace) -> str:
-    "What standard error says of an invalid input: the input (cut short) and why (`explain`)."
+    "What standard error says of an invalid input: the input (cut short) and why."
     from weburl_nb.explain import explain
     reason = explain(text, args.base, args.charset, args.browser).reason
     shown = repr(text[:MESSAGE_INPUT])
@@ -230,30 +230,31 @@ def write_all(fd: int, data: bytes) -> None:
 
 
 def widen_pipe(fd: int, size: int) -> None:
-    "Let a pipe at *fd* hold *size* bytes where the system allows it (Linux); else nothing."
+    "Let a pipe at *fd* hold *size* bytes where the system allows it (Linux)."
     try:
         import fcntl
         if fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ) < size:
             fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, size)
-    except (ImportError, AttributeError, OSError):    # not Linux, not a pipe, over the limit
+    except (ImportError, AttributeError, OSError):    # not Linux, not a pipe, too big
         pass
 
 
-RUNNING, OUTPUT_CLOSED, FAILED = 0, 1, 2              # values of `Relay.stop`
-WAIT = 0.5                                            # seconds between checks while waiting
+RUNNING, OUTPUT_CLOSED, FAILED = 0, 1, 2    # values of `Relay.stop`
+WAIT = 0.5                                  # seconds between checks while waiting
 
 
 class Relay:
-    "What the processes of `weburl -j N` share: the input and output, two turns, the counts."
+    "What the processes of `weburl -j N` share: input, output, two turns, counts."
     def __init__(self, ctx, args: argparse.Namespace, fds: tuple[int, int, int],
                  progress: bool, size: int = CHUNK_BYTES):
         self.args, self.size, self.progress = args, size, progress
         self.input, self.output, self.errors = map(SharedFd, fds)
-        self.read_turn = ctx.Lock()                   # held while a process reads a block
-        self.write_turn = ctx.Condition()             # guards the counts below
-        self.rest = ctx.RawArray('c', size)           # the line begun after the last block
+        self.read_turn = ctx.Lock()               # held while a process reads a block
+        self.write_turn = ctx.Condition()         # guards the counts below
+        self.rest = ctx.RawArray('c', size)       # the line begun after the last block
         self.rest_len, self.ended = ctx.RawValue('q', 0), ctx.RawValue('b', 0)
-        self.blocks_read, self.blocks_written = ctx.RawValue('q', 0), ctx.RawValue('q', 0)
+        self.blocks_read = ctx.RawValue('q', 0)
+        self.blocks_written = ctx.RawValue('q', 0)
         self.lines, self.status = ctx.RawValue('q', 0), ctx.RawValue('b', 0)
         self.stop = ctx.RawValue('b', RUNNING)
 
@@ -287,7 +288,7 @@ class Relay:
             self.read_turn.release()
 
     def write(self, number: int, result: tuple, check) -> bool:
-        "Wait for block *number*'s write turn, write *result*; False if the relay stopped."
+        "In block *number*'s write turn, write *result*; False if the relay stopped."
         data, invalid, count = result
         turn = self.write_turn
         if not self._acquire(turn, check):
@@ -337,7 +338,7 @@ def take_turns(relay: Relay, check, progress: Progress | None = None) -> None:
 
 
 def _relay_worker(relay: Relay) -> None:
-    "A worker process of the relay: its turns, until the end, or until the parent is gone."
+    "A worker of the relay: its turns, until the end or until the parent is gone."
     import multiprocessing
     parent = multiprocessing.parent_process()     # not os.getppid(): under forkserver
 
@@ -353,7 +354,7 @@ def _relay_worker(relay: Relay) -> None:
 
 def run_relay(args: argparse.Namespace, n: int, fds: tuple[int, int, int],
               progress: Progress | None = None, size: int = CHUNK_BYTES) -> int:
-    "`weburl -j N` on descriptors *fds* (in, out, errors): this process and *n* - 1 more."
+    "`weburl -j N` on descriptors *fds* (in, out, errors): here and in *n* - 1 more."
     import multiprocessing
     ctx = multiprocessing.get_context()
     widen_pipe(fds[0], size)
@@ -361,7 +362,7 @@ def run_relay(args: argparse.Namespace, n: int, fds: tuple[int, int, int],
     workers = [ctx.Process(target=_relay_worker, args=(relay,), daemon=True)
                for _ in range(n - 1)]
 
-    def check():                      # a worker that died without a word stops the relay
+    def check():                  # a worker that died without a word stops the relay
         if any(w.exitcode not in (None, 0) for w in workers):
             relay.halt(FAILED)
     try:
@@ -453,17 +454,17 @@ def _byte_writer(stdout):
 
 
 def _drop_output() -> None:
-    "After the reader of standard output went away: send the rest (exit's flush) nowhere."
+    "Once the reader of standard output is gone: send the rest (exit's flush) nowhere."
     os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def own_descriptors() -> tuple[int, int, int] | None:
-    "Duplicates of this process's standard input, output and error, if it has all three."
-    if os.name != 'posix':                            # descriptors travel to workers on POSIX
+    "Duplicates of this process's standard input, output and error, if it has all."
+    if os.name != 'posix':                  # descriptors travel to workers on POSIX
         return None
     try:
         fds = [stream.fileno() for stream in (sys.stdin, sys.stdout, sys.stderr)]
-    except (AttributeError, OSError, ValueError):    # replaced, e.g. by a test's capture
+    except (AttributeError, OSError, ValueError):  # replaced, e.g. by a capture
         return None
     sys.stdout.flush()
     sys.stderr.flush()
@@ -489,7 +490,8 @@ def main(argv: list[str] | None = None, stdin=None, stdout=None, stderr=None) ->
     label, jobs = _work(args, stdin)
     status, done = 0, 0
     try:
-        for data, invalid, count in ordered_map(convert_block, jobs, 0 if n == 1 else n):
+        workers = 0 if n == 1 else n
+        for data, invalid, count in ordered_map(convert_block, jobs, workers):
             if invalid:
                 status = 1
                 if progress:
