@@ -4,10 +4,13 @@
 
 (`make bench-scale`; needs the `scale` extra for Dask, the `spark` extra and Java for Spark; an engine
 that is missing is skipped with a message.) The hrefs corpus (page URL, link) is repeated to `--rows`
-rows and handed to the engine, cut into 8 partitions and held in memory (Dask: persisted on the
-workers; Spark: cached and counted), so reading is not timed, and each route runs once untimed over 20,000 rows (imports in the
-workers, the JVM's compiler). Then a canonical column is computed
-with `canonicalize_series` and its invalid links (None) are counted, by each route:
+rows and handed to the engine, cut into 8 partitions and held in memory, so reading is not timed
+(Dask: the 8 pieces are scattered round-robin, 4 to each of two workers, and a task runs where its
+piece is; `persist` had left them 5 and 3 in some rounds. Spark: cached and counted). How many
+partitions each Dask worker holds (from `Client.who_has`) is printed and kept under `placement`.
+Each route runs once untimed over 20,000 rows (imports in the workers, the JVM's compiler). Then a
+canonical column is computed with `canonicalize_series` and its invalid links (None) are counted,
+by each route:
 
 - dask `map_partitions`: `canonicalize_series` on each partition's `link` and `page` columns;
 - spark `pandas_udf`: the columns of each Arrow batch as pandas `Series`;
@@ -90,22 +93,36 @@ def cpu_used(before: dict, after: dict) -> dict[int, tuple[int, str, float]]:
 
 # ---- the engines: each yields, per route, a function that runs the job and returns the invalid count
 
-def dask_engine(frame: pd.DataFrame, workers: int):
-    "A Dask LocalCluster of *workers* processes; the frame persisted on it. Yields (routes, worker pids)."
+def placed(frame: pd.DataFrame, client, workers: list[str]):
+    "*frame* cut into 8 parts, scattered round-robin over *workers*, as a Dask frame; and who holds what."
     import dask.dataframe as dd
-    from distributed import Client, LocalCluster, wait
+    n = len(frame)
+    parts = [frame.iloc[i * n // PARTITIONS:(i + 1) * n // PARTITIONS] for i in range(PARTITIONS)]
+    futures = [client.scatter(part, workers=[workers[i % len(workers)]], hash=False)
+               for i, part in enumerate(parts)]
+    holders = client.who_has(futures)           # key -> the workers holding it
+    per_worker = [sum(w in held for held in holders.values()) for w in workers]
+    return dd.from_delayed(futures, meta=frame[:0], verify_meta=False), per_worker
 
-    with LocalCluster(n_workers=workers, threads_per_worker=1, dashboard_address=None) as cluster, \
-            Client(cluster) as client:
-        full = dd.from_pandas(frame, npartitions=PARTITIONS).persist()
-        warm = dd.from_pandas(frame[:WARM_ROWS], npartitions=PARTITIONS).persist()
-        wait([full, warm])
+
+def dask_engine(frame: pd.DataFrame, workers: int):
+    """A Dask LocalCluster of *workers* processes; the frame scattered over them, the same number of
+    partitions to each. Yields (routes, worker pids, partitions held by each worker)."""
+    from distributed import Client, LocalCluster
+
+    # dashboard_address=None turns the dashboard off, but the scheduler's HTTP server would still
+    # take port 8787 (and warn when it is taken): it gets a free local port instead.
+    with LocalCluster(n_workers=workers, threads_per_worker=1, dashboard_address='localhost:0',
+                      scheduler_kwargs={'dashboard': False}) as cluster, Client(cluster) as client:
+        addresses = sorted(client.scheduler_info()['workers'])
+        full, per_worker = placed(frame, client, addresses)
+        warm, _ = placed(frame[:WARM_ROWS], client, addresses)
 
         def route(fn):
             return [lambda parts=parts: int(parts.link.map_partitions(fn, parts.page, meta=('c', 'object'))
                                             .isna().sum().compute()) for parts in (full, warm)]
         pids = set(client.run(os.getpid).values())
-        yield {'map_partitions': route(canonicalize_series), 'passthrough': route(copy_links)}, pids
+        yield {'map_partitions': route(canonicalize_series), 'passthrough': route(copy_links)}, pids, per_worker
 
 
 def _canonical_frames(batches):
@@ -120,7 +137,7 @@ def _copied_frames(batches):
 
 
 def spark_engine(frame: pd.DataFrame, workers: int):
-    "A Spark session on `local[workers]`; the frame cached in 8 partitions. Yields (routes, None)."
+    "A Spark session on `local[workers]`; the frame cached in 8 partitions. Yields (routes, None, None)."
     from pyspark.sql import SparkSession
     from pyspark.sql.functions import col, pandas_udf
 
@@ -143,7 +160,7 @@ def spark_engine(frame: pd.DataFrame, workers: int):
             return [lambda df=df: route(df).filter(col('canonical').isNull()).count() for df in (full, warm)]
         yield {'pandas_udf': count_null(lambda df: df.select(udf('link', 'page').alias('canonical'))),
                'mapInPandas': count_null(lambda df: df.mapInPandas(_canonical_frames, schema)),
-               'passthrough': count_null(lambda df: df.mapInPandas(_copied_frames, schema))}, None
+               'passthrough': count_null(lambda df: df.mapInPandas(_copied_frames, schema))}, None, None
     finally:
         spark.stop()
 
@@ -161,11 +178,14 @@ def classify(used: dict, worker_pids: set | None) -> dict:
             'workers': [w for w in workers if w >= 0.05], 'total': round(total, 3)}
 
 
-def measure(engine, frame: pd.DataFrame, workers: int, trials: int, cores: int) -> dict:
-    "Each route of *engine* with *workers* workers, *trials* times: per trial seconds, load, CPU."
+def measure(engine, frame: pd.DataFrame, workers: int, trials: int, cores: int) -> tuple[dict, list | None]:
+    """Each route of *engine* with *workers* workers, *trials* times: per trial seconds, load, CPU;
+    and the number of partitions each worker holds (None: the engine does not say)."""
     out = {}
     gen = engine(frame, workers)
-    routes, pids = next(gen)
+    routes, pids, per_worker = next(gen)
+    if per_worker is not None:
+        print(f'  partitions per worker: {"+".join(map(str, per_worker))}', flush=True)
     for name, (job, warm_up) in routes.items():
         warm_up()                               # untimed: imports in the workers, the JVM's JIT
         runs = []
@@ -184,7 +204,7 @@ def measure(engine, frame: pd.DataFrame, workers: int, trials: int, cores: int) 
                   f'{"+".join(f"{w:.2f}" for w in cpu["workers"])} total {cpu["total"]:.2f} s', flush=True)
         out[name] = runs
     gen.close()
-    return out
+    return out, per_worker
 
 
 def summary(rows: int, runs: dict) -> dict:
@@ -251,7 +271,7 @@ def main():
                           'load_at_start': os.getloadavg()},
               'versions': {d: _version(d) for d in ('weburl-nb', 'pandas', 'pyarrow', 'dask', 'distributed',
                                                      'pyspark')},
-              'skipped': {}, 'runs': {}}
+              'skipped': {}, 'runs': {}, 'placement': {}}
     if shutil.which('java'):
         import subprocess
         java = subprocess.run(['java', '-version'], capture_output=True, text=True).stderr.splitlines()
@@ -274,7 +294,10 @@ def main():
         for r in range(a.rounds):
             for w in (1, 2):
                 print(f'{name}, round {r + 1}, {w} worker(s):', flush=True)
-                result['runs'][name][w].append(measure(engines[name], frame, w, a.trials, cores))
+                runs, per_worker = measure(engines[name], frame, w, a.trials, cores)
+                result['runs'][name][w].append(runs)
+                if per_worker is not None:          # partitions held by each worker, per round
+                    result['placement'].setdefault(name, {1: [], 2: []})[w].append(per_worker)
     result['machine']['load_at_end'] = os.getloadavg()
     report(result, a.out)
 
@@ -288,6 +311,10 @@ def report(result: dict, out: Path):
         print(f"{key:>22}: 1 worker {one['links_per_s']:,.0f} links/s; 2 workers {two['links_per_s']:,.0f} "
               f"({two['links_per_s_per_worker']:,.0f} per worker); speed-up {row['speedup']:.2f} x measured, "
               f"{row['cpu_speedup']:.2f} x CPU-bound; load {statistics.median(one['load'] + two['load']):.2f}")
+    for engine, by_workers in result.get('placement', {}).items():
+        for w, rounds in by_workers.items():
+            print(f"{engine} partitions per worker, {w} worker(s), each round: "
+                  f"{', '.join('+'.join(map(str, p)) for p in rounds)}")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=1) + '\n', encoding='utf-8')
     print(f'written to {out}')
@@ -300,6 +327,8 @@ def merge(paths: list[Path], out: Path):
     result['runs'] = {e: {w: [rnd for r in runs for rnd in r['runs'][e][str(w)]] for w in (1, 2)}
                       for e in runs[-1]['runs']}
     result['rounds'] = sum(r['rounds'] for r in runs)
+    result['placement'] = {e: {w: [p for r in runs for p in r.get('placement', {}).get(e, {}).get(str(w), [])]
+                               for w in (1, 2)} for e in runs[-1].get('placement', {})}
     result['merged'] = [{'when': r['when'], 'load_at_start': r['machine']['load_at_start'],
                          'load_at_end': r['machine']['load_at_end'], 'rounds': r['rounds'],
                          'one_process_cpu_seconds': r['one_process_cpu_seconds']} for r in runs]
