@@ -205,3 +205,15 @@ def test_jobs_a_failing_worker_stops_the_relay():
                        timeout=120)
     assert p.returncode == 2
     assert b"MemoryError: test" in p.stderr and b"a worker process failed" in p.stderr
+
+
+def test_jobs_relay_progress_and_messages_share_standard_error():
+    "Under the relay the count at the end covers every line, and each message stands on its own line."
+    data = b"http://a/\nbad\n" * 60_000
+    p = run(["-j", "2", "--progress"], stdin=data)
+    assert p.returncode == 1 and p.stdout.count(b"\n") == 120_000
+    last = p.stderr.rsplit(b"\r", 1)[1]
+    assert last.startswith(b"weburl: 120,000 lines in ") and last.endswith(b"lines/s\x1b[K\n")
+    messages = [line for line in p.stderr.split(b"\n") if b"invalid URL" in line]
+    assert len(messages) == 60_000
+    assert all(m.lstrip(b"\r\x1b[K").startswith(b"weburl: line ") for m in messages)
