@@ -42,7 +42,9 @@ def test_dask_local_cluster_of_two_workers():
     pd = pytest.importorskip("pandas")
     data = pairs(5000)
     frame = dd.from_pandas(pd.DataFrame(data, columns=["page", "link"]), npartitions=4)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster, \
+    # no dashboard; the scheduler's HTTP routes on a free port, not 8787 (no warning if it is taken)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address="localhost:0",
+                                  scheduler_kwargs={"dashboard": False}) as cluster, \
             distributed.Client(cluster) as client:
         assert len(client.scheduler_info()["workers"]) == 2
         canon = frame.link.map_partitions(canonicalize_series, frame.page, meta=("canonical", "object"))
