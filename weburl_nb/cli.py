@@ -9,6 +9,7 @@ import argparse
 import os
 import sys
 import time
+from collections import deque
 from collections.abc import Iterator
 
 from . import __version__
@@ -22,9 +23,10 @@ from .serialization import serialize_parsed_url
 # `json`, `compare`, `explain` and `surt`: imported where an option needs them (start-up time).
 
 # %% auto 0
-__all__ = ['COMPONENTS', 'CHUNK_BYTES', 'MESSAGE_INPUT', 'RUNNING', 'OUTPUT_CLOSED', 'FAILED', 'WAIT', 'parse_args', 'json_line',
-           'convert_lines', 'next_block', 'read_chunks', 'convert_block', 'invalid_message', 'SharedFd', 'write_all',
-           'widen_pipe', 'Relay', 'take_turns', 'run_relay', 'Progress', 'show_progress', 'own_descriptors', 'main']
+__all__ = ['COMPONENTS', 'CHUNK_BYTES', 'MESSAGE_INPUT', 'RUNNING', 'OUTPUT_CLOSED', 'FAILED', 'WAIT', 'AHEAD', 'parse_args',
+           'json_line', 'convert_lines', 'next_block', 'read_chunks', 'convert_block', 'invalid_message', 'SharedFd',
+           'write_all', 'widen_pipe', 'Relay', 'take_turns', 'run_relay', 'Progress', 'show_progress',
+           'own_descriptors', 'main']
 
 # %% ../nbs/08_cli.ipynb 5
 COMPONENTS = ('scheme', 'user', 'password', 'host', 'port', 'path', 'query', 'fragment')
@@ -327,14 +329,28 @@ class Relay:
             self.write_turn.release()
 
 
+AHEAD = 1                                   # blocks a process may convert ahead
+
+
 def take_turns(relay: Relay, check, progress: Progress | None = None) -> None:
-    "One process's part: read a block, convert it, write it in its turn; until the end."
-    while (job := relay.read(check)) is not None:
-        number, block = job
-        if not relay.write(number, convert_block((block, relay.args)), check):
-            return
+    "One process's part: read, convert, write in turn, running *AHEAD* blocks ahead."
+    done = deque()                            # (number, result): converted, not written
+
+    def write_oldest() -> bool:               # waits for its turn if it has not come
+        if not relay.write(*done.popleft(), check):
+            return False
         if progress is not None:
             progress.update(relay.lines.value)
+        return True
+    while True:
+        while done and relay.blocks_written.value == done[0][0]:    # its turn: no wait
+            if not write_oldest():
+                return
+        if len(done) <= AHEAD and (job := relay.read(check)) is not None:
+            number, block = job
+            done.append((number, convert_block((block, relay.args))))
+        elif not done or not write_oldest():
+            return                            # all written, or the relay stopped
 
 
 def _relay_worker(relay: Relay) -> None:
