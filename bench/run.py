@@ -15,7 +15,8 @@ Six parts, all written to `bench-results/latest.json` and printed as tables:
    CPU time, and per size user/system CPU, minor page faults per call and the tracemalloc peak.
 3. memory: the peak RSS of the `weburl` CLI over a generated 1,000,000-line input.
 4. jobs: `weburl -j 1` and `weburl -j 2` over the same 1,000,000 lines (when the CLI has `-j`),
-   alternating, three runs each: per run the wall time, the load average before it, the CPU
+   alternating, five rounds, each also running two independent `-j 1` at once (the ceiling of the
+   machine at that moment): per run the wall time, the load average before it, the CPU
    seconds of the main process and of its workers, and the peak RSS; the medians, and the
    speed-up as the ratio of the median wall times.
 5. start-up: the median wall and CPU time of 20 runs of `weburl URL` and `import weburl_nb` against
@@ -526,15 +527,35 @@ def run_jobs(jobs: int, src: Path) -> dict:
             'peak_rss_mb': r['maxrss_kb'] / 1024, 'exit_status': r['rc']}
 
 
-def bench_jobs(src: Path, lines: int, runs: int = 3) -> dict:
-    """`weburl -j 1` against `-j 2` over the same file, `runs` runs each, alternating (-j 1, -j 2,
-    -j 1, ...) so that a busy spell of a shared machine touches both alike; medians per `-j`.
+def run_pair(src: Path) -> float:
+    "Wall seconds of two `weburl -j 1 < src > /dev/null` started together, until both end."
+    cmd = weburl_command() + ['-j', '1', '--no-progress']
+    t0 = time.perf_counter()
+    with open(src, 'rb') as a, open(src, 'rb') as b:
+        procs = [subprocess.Popen(cmd, stdin=f, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                 for f in (a, b)]
+        for proc in procs:
+            proc.wait()
+    return time.perf_counter() - t0
 
-    The speed-up is the ratio of the median wall times. On a machine whose other work holds a core,
-    wall times say little; the CPU seconds, counted per process, say where the time goes: the
-    workers' sum against `-j 1` is the cost of sharing the work, the main process's is what it
-    takes from the workers on a machine with as many cores as workers."""
-    order = [run_jobs(j, src) for _ in range(runs) for j in (1, 2)]     # in the order run
+
+def bench_jobs(src: Path, lines: int, runs: int = 5) -> dict:
+    """`weburl -j 1` against `-j 2` over the same file, `runs` rounds, each running `-j 1`, `-j 2`
+    and two independent `-j 1` at once, so that a busy spell of a shared machine touches all alike;
+    medians per kind.
+
+    The speed-up is the ratio of the median wall times; `paired_speedup` is the median of each
+    round's own ratio. The pair of independent processes gives the machine's **ceiling** at that
+    moment: two `-j 1` at once do twice the work in `pair` seconds, so no `-j 2` could beat
+    2 x (-j 1) / pair there. A ceiling under 2 means the two cores did not run as two free cores
+    (other work, or a neighbour on the same physical core of a virtual machine, which the load
+    average does not show). On a machine whose other work holds a core, wall times say little; the
+    CPU seconds, counted per process, say where the time goes: the sum under `-j 2` against `-j 1`
+    is the cost of sharing the work, and the main/worker split shows how evenly it was shared."""
+    order, pairs = [], []
+    for _ in range(runs):
+        order += [run_jobs(1, src), run_jobs(2, src)]
+        pairs.append(run_pair(src))
     per = {j: [r for r in order if r['jobs'] == j] for j in (1, 2)}
     med = lambda rows, key: statistics.median(r[key] for r in rows)
     summary = {}
@@ -547,7 +568,11 @@ def bench_jobs(src: Path, lines: int, runs: int = 3) -> dict:
             'us_per_line': med(rows, 'seconds') / lines * 1e6,
             'exit_status': rows[-1]['exit_status']}
     j1, j2 = summary['j1'], summary['j2']
+    ceiling = 2 * j1['seconds'] / statistics.median(pairs)
     return {**summary, 'runs': order, 'speedup': j1['seconds'] / j2['seconds'],
+            'paired_speedup': statistics.median(a['seconds'] / b['seconds']
+                                                for a, b in zip(per[1], per[2])),
+            'pair_seconds': pairs, 'ceiling': ceiling,
             'cpu_ratio': j2['cpu_seconds'] / j1['cpu_seconds'],
             'usable_cores': len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity')
             else os.cpu_count()}
@@ -561,10 +586,15 @@ def print_jobs(j: dict):
         print(f'  {r["jobs"]:>3}{r["load_before"]:>7.2f}{r["seconds"]:>8.2f}{r["cpu_seconds"]:>7.2f}'
               f'{r["main_cpu_seconds"]:>7.2f}{r["workers_cpu_seconds"]:>9.2f}{r["peak_rss_mb"]:>9.1f}')
     j1, j2 = j['j1'], j['j2']
-    print(f'  medians: -j 1 {j1["seconds"]:.2f} s, -j 2 {j2["seconds"]:.2f} s: speed-up {j["speedup"]:.2f}; '
+    print(f'  medians: -j 1 {j1["seconds"]:.2f} s, -j 2 {j2["seconds"]:.2f} s: speed-up {j["speedup"]:.2f}'
+          + (f' (paired by round: {j["paired_speedup"]:.2f})' if 'paired_speedup' in j else '') + '; '
           f'CPU -j 1 {j1["cpu_seconds"]:.2f} s, -j 2 {j2["cpu_seconds"]:.2f} s '
           f'(main {j2["main_cpu_seconds"]:.2f} + workers {j2["workers_cpu_seconds"]:.2f}); '
           f'peak RSS {j1["peak_rss_mb"]:.1f} / {j2["peak_rss_mb"]:.1f} MB')
+    if 'ceiling' in j:
+        pairs = ' '.join(f'{x:.2f}' for x in j['pair_seconds'])
+        print(f'  two independent -j 1 at once: {pairs} s; the ceiling for -j 2 on this machine then: '
+              f'{j["ceiling"]:.2f} (2 x -j 1 / pair); -j 2 reached {j["speedup"] / j["ceiling"]:.0%} of it')
 
 
 def cli_has_jobs() -> bool:
@@ -574,7 +604,7 @@ def cli_has_jobs() -> bool:
 
 
 def bench_cli(urls: list[str], lines: int, memory: bool = True, jobs: bool = True,
-              jobs_runs: int = 3) -> dict:
+              jobs_runs: int = 5) -> dict:
     "Peak memory of `weburl` over `lines` lines, then `-j 1` against `-j 2` on the same file."
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -722,7 +752,8 @@ def main(argv=None) -> int:
     p.add_argument('--data', default=DEFAULT_DATA, help='folder with hrefs.tsv and absolute.txt')
     p.add_argument('--rounds', type=int, default=5, help='alternating rounds per corpus (default 5)')
     p.add_argument('--lines', type=int, default=1_000_000, help='input lines for the CLI runs')
-    p.add_argument('--jobs-runs', type=int, default=3, help='runs of each of -j 1 and -j 2 (default 3)')
+    p.add_argument('--jobs-runs', type=int, default=5,
+                   help='rounds of -j 1, -j 2 and two -j 1 at once (default 5)')
     p.add_argument('--skip', action='append', default=[],
                    choices=['corpora', 'scaling', 'memory', 'jobs', 'startup'])
     p.add_argument('--out', default=str(ROOT / 'bench-results' / 'latest.json'))
