@@ -53,20 +53,15 @@ def ordered_map(
     items: Iterable,  # its arguments, one per call, read lazily
     n_workers: int | None = None,  # processes; 0: none (run here), None: all cores
     in_flight: int | None = None,  # submitted, not yet yielded (default: 2 per worker)
-    initializer: Callable | None = None,  # run once in each worker (and here, for 0)
-    initargs: tuple = (),  # its arguments, given to each worker as it starts
 ) -> Iterator:  # `fn(item)` for each item, in the order of *items*
     "`map(fn, items)` on *n_workers* processes, in order, a bounded number pending."
     if n_workers == 0:
-        if initializer is not None:
-            initializer(*initargs)
         yield from map(fn, items)
         return
     from concurrent.futures import ProcessPoolExecutor   # only a pool pays its import
     n_workers = n_workers or usable_cores()
     limit = in_flight or 2 * n_workers
-    with ProcessPoolExecutor(n_workers, initializer=initializer,
-                             initargs=initargs) as pool:
+    with ProcessPoolExecutor(n_workers) as pool:
         pending = deque()
         try:
             for item in items:
