@@ -24,9 +24,9 @@ from .serialization import serialize_parsed_url
 
 # %% auto 0
 __all__ = ['COMPONENTS', 'CHUNK_BYTES', 'MESSAGE_INPUT', 'RUNNING', 'OUTPUT_CLOSED', 'FAILED', 'WAIT', 'AHEAD', 'parse_args',
-           'json_line', 'convert_lines', 'next_block', 'read_chunks', 'convert_block', 'invalid_message', 'SharedFd',
-           'write_all', 'widen_pipe', 'Relay', 'take_turns', 'run_relay', 'Progress', 'show_progress',
-           'own_descriptors', 'main']
+           'json_line', 'convert_lines', 'next_block', 'read_chunks', 'convert_block', 'invalid_message',
+           'invalid_lines', 'SharedFd', 'write_all', 'widen_pipe', 'Relay', 'take_turns', 'run_relay', 'Progress',
+           'show_progress', 'own_descriptors', 'main']
 
 # %% ../nbs/08_cli.ipynb 5
 COMPONENTS = ('scheme', 'user', 'password', 'host', 'port', 'path', 'query', 'fragment')
@@ -209,6 +209,13 @@ def invalid_message(text: str, args: argparse.Namespace) -> str:
         shown += f'... ({len(text):,} characters)'
     return f'invalid URL {shown}: {reason}'
 
+
+def invalid_lines(label: str, first: int, invalid: list[tuple[int, str]]) -> str:
+    "Standard error's lines for a block's *invalid* inputs, numbered after *first*."
+    return ''.join(f'weburl: {label} {first + i + 1}: {message}\n'
+                   for i, message in invalid)
+
+
 # %% ../nbs/08_cli.ipynb 14
 class SharedFd:
     "A descriptor the relay's processes share: sent along as a duplicate under spawn."
@@ -307,8 +314,7 @@ class Relay:
         try:
             if invalid:
                 self.status.value = 1
-                text = ''.join(f'weburl: line {first + i + 1}: {message}\n'
-                               for i, message in invalid)
+                text = invalid_lines('line', first, invalid)
                 write_all(self.errors.fd, (('\r\x1b[K' if self.progress else '') + text)
                           .encode('utf-8', 'backslashreplace'))
             write_all(self.output.fd, data)
@@ -488,7 +494,7 @@ def own_descriptors() -> tuple[int, int, int] | None:
 
 
 def main(argv: list[str] | None = None, stdin=None, stdout=None, stderr=None) -> int:
-    "Run `weburl`; returns the exit status (0, or 1 if any URL was invalid)."
+    "Run `weburl`; the exit status: 0, 1 if a URL was invalid, 2 if a worker failed."
     args = parse_args(argv)
     n = args.jobs or usable_cores()                   # -j 0: one process per core
     own = stdin is None and stdout is None and stderr is None
@@ -512,8 +518,7 @@ def main(argv: list[str] | None = None, stdin=None, stdout=None, stderr=None) ->
                 status = 1
                 if progress:
                     progress.clear()
-                stderr.write(''.join(f'weburl: {label} {done + i + 1}: {message}\n'
-                                     for i, message in invalid))
+                stderr.write(invalid_lines(label, done, invalid))
             write(data)
             done += count
             if progress:
