@@ -136,18 +136,21 @@ def test_unknown_charset_is_a_usage_error():
     assert run(["--charset", "utf-7", "http://h/?\u4e00"]).stdout == b"http://h/?%E4%B8%80\n"
 
 
+# `weburl ARGS` under the start method named by the first argument.
+UNDER_START_METHOD = ("import multiprocessing, sys; multiprocessing.set_start_method(sys.argv[1]); "
+                      "from weburl_nb.cli import main; sys.exit(main(sys.argv[2:]))")
+
+
 @pytest.mark.parametrize("method", ["fork", "spawn", "forkserver"])
 def test_jobs_on_a_regular_file_read_by_the_workers(tmp_path, method):
-    "Standard input a file: the workers read their spans of it themselves, under every start method."
+    "Standard input a file: the relay's processes read it in turn, under every start method."
     data = b"#\n" + b"".join(b"HTTP://h%d/a/../b\n" % i if i % 997 else b"bad %d\xff\n" % i
-                             for i in range(150_000))       # about 3 MB: several spans
+                             for i in range(150_000))       # about 3 MB: several blocks
     path = tmp_path / "in.txt"
     path.write_bytes(data)
-    code = ("import multiprocessing, sys; multiprocessing.set_start_method(sys.argv[1]); "
-            "from weburl_nb.cli import main; sys.exit(main(sys.argv[2:]))")
     with open(path, "rb") as f:
         f.seek(2)                                   # the command starts after the first line
-        two = subprocess.run([sys.executable, "-c", code, method, "-j", "2"], stdin=f,
+        two = subprocess.run([sys.executable, "-c", UNDER_START_METHOD, method, "-j", "2"], stdin=f,
                              capture_output=True, timeout=120)
         assert os.lseek(f.fileno(), 0, os.SEEK_CUR) == len(data)      # read to the end, as -j 1 does
     one = run(["-j", "1"], stdin=data[2:])
@@ -161,9 +164,7 @@ def test_jobs_relay_through_a_pipe_under_every_start_method():
     data = b"".join(b"HTTP://h%d/a/../b\n" % i if i % 991 else b"bad %d\n" % i for i in range(120_000))
     one = run(["-j", "1"], stdin=data)
     for method in ("fork", "spawn", "forkserver"):
-        code = ("import multiprocessing, sys; multiprocessing.set_start_method(sys.argv[1]); "
-                "from weburl_nb.cli import main; sys.exit(main(sys.argv[2:]))")
-        three = subprocess.run([sys.executable, "-c", code, method, "-j", "3"], input=data,
+        three = subprocess.run([sys.executable, "-c", UNDER_START_METHOD, method, "-j", "3"], input=data,
                                capture_output=True, timeout=120)
         assert (three.returncode, three.stdout, three.stderr) == (one.returncode, one.stdout, one.stderr)
 
