@@ -22,7 +22,12 @@ Six parts, all written to `bench-results/latest.json` and printed as tables:
 5. start-up: the median wall and CPU time of 20 runs of `weburl URL` and `import weburl_nb` against
    20 of `python -c pass`, the package's bytecode compiled as an install compiles it; the same
    from source (a copy without bytecode) for comparison.
-6. the targets of issues 5 and 12, checked against the figures (reported, never asserted).
+6. messy: the messy corpus of issue 18 (`bench/messy.py`: real absolute URLs given 1-3 faults each,
+   generated here from a seed, for two seeds): `url_to_canon_url`, the steps route
+   `url_to_canon_url_steps`, `ada_url.normalize_url` and `urllib.parse.urlsplit`, overall and per kind
+   of fault, by the same alternating slices (each slice holds URLs of one kind); and the cost of
+   tracing when it is off: the steps route against the same code with its trace calls taken out.
+7. the targets of issues 5, 12 and 18, checked against the figures (reported, never asserted).
 
 The machine's load average is recorded at the start and before each part: on a shared machine
 the figures mean little without it.
@@ -666,6 +671,184 @@ def bench_startup(runs: int = 20, url: str = 'http://example.com/') -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
+# Messy URLs (issue 18)
+# ---------------------------------------------------------------------------------------------
+
+OURS_STEPS = 'weburl_nb.url_to_canon_url_steps'
+NO_TRACE = 'url_to_canon_url_steps, trace calls taken out'
+MESSY_SEEDS = (18, 1018)        # the second seed is a second corpus: the targets are for the kinds
+STEPS_BASELINE = 10.8           # steps route / ada_url.normalize_url, seed 18, at 3cab3ad (before issue 18)
+
+
+def untraced_package(dest: Path) -> str:
+    """A copy of `weburl_nb` in `dest`, named `weburl_nb_untraced`, with every trace call taken out.
+
+    The same source, rewritten on its syntax tree: `trace_for(...)` becomes `None`, and
+    `<x>.step(number, before, after)`, `<x>.note(number, value)` and `<x>.fail(number, reason, result,
+    ...)` on a name ending in `trace` become `after`, `value` and `result`. What is left is the code a
+    build without tracing would run; timed against the package itself, the difference is what tracing
+    costs when it is off. The package data (encodings, Gecko's lists) is read from `weburl_nb` itself."""
+    import ast
+    import shutil
+    import weburl_nb
+    src = Path(weburl_nb.__file__).parent
+    out = dest / 'weburl_nb_untraced'
+    shutil.copytree(src, out, ignore=shutil.ignore_patterns('__pycache__'))
+    keep = {'step': 2, 'note': 1, 'fail': 2}
+
+    class Untrace(ast.NodeTransformer):
+        def visit_Call(self, node):
+            self.generic_visit(node)
+            f = node.func
+            if isinstance(f, ast.Name) and f.id == 'trace_for':
+                return ast.copy_location(ast.Constant(None), node)
+            if (isinstance(f, ast.Attribute) and f.attr in keep and isinstance(f.value, ast.Name)
+                    and f.value.id.endswith('trace') and len(node.args) > keep[f.attr]):
+                return node.args[keep[f.attr]]
+            return node
+
+    for path in out.glob('*.py'):
+        tree = Untrace().visit(ast.parse(path.read_text(encoding='utf-8')))
+        path.write_text(ast.unparse(ast.fix_missing_locations(tree)), encoding='utf-8')
+    return str(dest)
+
+
+def messy_contenders(untraced=None) -> dict:
+    "name -> function over a list of `(kind, url, charset)`."
+    from weburl_nb.entry import url_to_canon_url_steps
+
+    def ours(items):
+        for _, u, c in items:
+            url_to_canon_url(u, None, c)
+
+    def steps(items):
+        for _, u, c in items:
+            url_to_canon_url_steps(u, None, c)
+
+    def urllib_a(items):
+        for _, u, _ in items:
+            urlsplit(u)
+
+    funcs = {OURS: ours, OURS_STEPS: steps, 'urllib.parse.urlsplit': urllib_a}
+    if untraced is not None:
+        def no_trace(items):
+            for _, u, c in items:
+                untraced(u, None, c)
+        funcs[NO_TRACE] = no_trace
+    try:
+        import ada_url
+        normalize = ada_url.normalize_url
+
+        def ada(items):
+            for _, u, _ in items:
+                try:
+                    normalize(u)
+                except Exception:
+                    pass
+        funcs[ADA_NORMALIZE] = ada
+    except ImportError:
+        pass
+    return funcs
+
+
+def bench_messy(funcs: dict, items: list, rounds: int, rng: random.Random,
+                slice_size: int = SLICE) -> dict:
+    """`bench_corpus`'s method over the messy corpus, with the time kept per kind of fault as well.
+
+    Each slice holds `slice_size` URLs of one kind; in every round the slices come in a shuffled order
+    and, within a slice, the contenders in a shuffled order. A contender's time for a kind is the sum
+    over that kind's slices in a round; its overall time the sum over all slices. Medians of rounds;
+    ratios to ada-url from the medians, and (`paired`) the median of the rounds' ratios."""
+    names = list(funcs)
+    kinds: dict[str, list] = {}
+    for item in items:
+        kinds.setdefault(item[0], []).append(item)
+    slices = [(kind, part[i:i + slice_size]) for kind, part in kinds.items()
+              for i in range(0, len(part), slice_size)]
+    for name in names:                                          # warm-up: every kind once
+        funcs[name]([part[0] for part in kinds.values()] * 20)
+    clock = time.process_time
+    per = {name: {kind: [] for kind in kinds} for name in names}
+    for _ in range(rounds):
+        cpu = {name: dict.fromkeys(kinds, 0.0) for name in names}
+        gc.collect()
+        rng.shuffle(slices)
+        for kind, part in slices:
+            rng.shuffle(names)
+            for name in names:
+                c0 = clock()
+                funcs[name](part)
+                cpu[name][kind] += clock() - c0
+        for name in names:
+            for kind in kinds:
+                per[name][kind].append(cpu[name][kind])
+    out = {'kinds': {}, 'overall': {}}
+
+    def row(series: dict, n: int, ada: list | None) -> dict:
+        r = {name: {'us_per_url': statistics.median(ts) / n * 1e6,
+                    'rounds_us_per_url': [t / n * 1e6 for t in ts]} for name, ts in series.items()}
+        if ADA_NORMALIZE in r:
+            for name in r:
+                r[name]['ratio_to_ada'] = r[name]['us_per_url'] / r[ADA_NORMALIZE]['us_per_url']
+                r[name]['paired_ratio_to_ada'] = statistics.median(
+                    a / b for a, b in zip(series[name], series[ADA_NORMALIZE]))
+        return r
+
+    for kind, part in kinds.items():
+        out['kinds'][kind] = row({name: per[name][kind] for name in names}, len(part), None)
+        out['kinds'][kind]['count'] = len(part)
+    totals = {name: [sum(per[name][k][i] for k in kinds) for i in range(rounds)] for name in names}
+    out['overall'] = row(totals, len(items), None)
+    if NO_TRACE in totals:
+        out['trace_off_cost'] = statistics.median(a / b for a, b in zip(totals[OURS_STEPS], totals[NO_TRACE])) - 1
+    return out
+
+
+def run_messy(data: Path, seeds, count: int, rounds: int, rng: random.Random) -> dict:
+    "The messy corpus of each seed: its summary (outputs that differ) and `bench_messy` over it."
+    sys.path.insert(0, str(ROOT / 'bench'))
+    import messy
+    untraced = None
+    with tempfile.TemporaryDirectory() as tmp:
+        sys.path.insert(0, untraced_package(Path(tmp)))
+        try:
+            from weburl_nb_untraced.entry import url_to_canon_url_steps as untraced
+        except Exception as e:                                   # reported, not fatal
+            print(f'  (no untraced copy: {type(e).__name__}: {e})')
+        out = {}
+        for i, seed in enumerate(seeds):
+            items = messy.generate(data, seed, count)
+            s = messy.summary(items)
+            funcs = messy_contenders(untraced if i == 0 else None)
+            out[str(seed)] = {'summary': s, **bench_messy(funcs, items, rounds, rng)}
+            print_messy(seed, out[str(seed)])
+    return out
+
+
+def print_messy(seed, r: dict):
+    s = r['summary']
+    print(f'\nmessy URLs, seed {seed} ({s["total"]["count"]:,} URLs, canonical form differs from the input '
+          f'for {s["differ_share"]:.1%}): CPU microseconds per URL, median of rounds; x ada = / '
+          f'ada_url.normalize_url')
+    cols = [OURS, OURS_STEPS, ADA_NORMALIZE, 'urllib.parse.urlsplit']
+    print(f'  {"kind of fault":<32}{"count":>6}{"ours":>8}{"x ada":>7}{"paired":>7}{"steps":>8}{"x ada":>7}'
+          f'{"ada":>7}{"urllib":>8}')
+    rows = list(r['kinds'].items()) + [('overall', {**r['overall'], 'count': s['total']['count']})]
+    for kind, k in rows:
+        if not all(c in k for c in cols):
+            continue
+        print(f'  {kind:<32}{k["count"]:>6}{k[OURS]["us_per_url"]:>8.2f}{k[OURS]["ratio_to_ada"]:>7.2f}'
+              f'{k[OURS]["paired_ratio_to_ada"]:>7.2f}{k[OURS_STEPS]["us_per_url"]:>8.2f}'
+              f'{k[OURS_STEPS]["ratio_to_ada"]:>7.2f}{k[ADA_NORMALIZE]["us_per_url"]:>7.2f}'
+              f'{k["urllib.parse.urlsplit"]["us_per_url"]:>8.2f}')
+    if 'trace_off_cost' in r:
+        o = r['overall']
+        print(f'  tracing off: the steps route {o[OURS_STEPS]["us_per_url"]:.2f} us against '
+              f'{o[NO_TRACE]["us_per_url"]:.2f} us with the trace calls taken out: '
+              f'{r["trace_off_cost"]:+.1%} (median of the rounds\' ratios)')
+
+
+# ---------------------------------------------------------------------------------------------
 # Report
 # ---------------------------------------------------------------------------------------------
 
@@ -719,7 +902,7 @@ def print_scaling_diagnostics(rows: dict):
 
 
 def targets(result: dict) -> dict:
-    "Each target of issues 5 and 12 -> met (True/False), from this run's figures alone."
+    "Each target of issues 5, 12 and 18 -> met (True/False), from this run's figures alone."
     t = {}
     c = result.get('corpora', {})
     if 'hrefs' in c:
@@ -732,6 +915,24 @@ def targets(result: dict) -> dict:
         t['absolute: url_to_canon_url <= 2 x urllib.parse.urlsplit'] = ours['ratio_to_urllib'] <= 2.0
         if 'ratio_to_ada' in ours:
             t['absolute: url_to_canon_url / ada_url.normalize_url <= 0.5'] = ours['ratio_to_ada'] <= 0.5
+    if 'hrefs' in c and 'ratio_to_ada' in c['hrefs'][OURS]:
+        t['hrefs: url_to_canon_url / ada_url.join_url <= 0.85 (issue 18)'] = c['hrefs'][OURS]['ratio_to_ada'] <= 0.85
+    if 'absolute' in c and 'ratio_to_ada' in c['absolute'][OURS]:
+        t['absolute: url_to_canon_url / ada_url.normalize_url <= 0.45 (issue 18)'] = (
+            c['absolute'][OURS]['ratio_to_ada'] <= 0.45)
+    for seed, m in result.get('messy', {}).items():
+        o = m['overall']
+        if ADA_NORMALIZE not in o:
+            continue
+        t[f'messy (seed {seed}): url_to_canon_url / ada_url.normalize_url <= 3.0'] = o[OURS]['ratio_to_ada'] <= 3.0
+        worst = max(m['kinds'], key=lambda k: m['kinds'][k][OURS]['ratio_to_ada'])
+        t[f'messy (seed {seed}): no kind of fault above 6 x ada (worst: {worst}, '
+          f'{m["kinds"][worst][OURS]["ratio_to_ada"]:.2f})'] = m['kinds'][worst][OURS]['ratio_to_ada'] <= 6.0
+        t[f'messy (seed {seed}): steps route / ada <= {STEPS_BASELINE / 2:.2f} (2 x faster than '
+          f'{STEPS_BASELINE:.1f} before)'] = o[OURS_STEPS]['ratio_to_ada'] <= STEPS_BASELINE / 2
+        t[f'messy (seed {seed}): at least 90% of outputs differ from the inputs'] = m['summary']['differ_share'] >= 0.9
+        if 'trace_off_cost' in m:
+            t[f'messy (seed {seed}): tracing off costs <= 3% ({m["trace_off_cost"]:+.1%})'] = m['trace_off_cost'] <= 0.03
     if 'scaling' in result:
         t['long URLs: every slope <= 1.05 (10 KB - 1 MB)'] = all(
             not r['over_budget'] and not r.get('errors') and r['slope'] is not None and r['slope'] <= 1.05
@@ -755,7 +956,10 @@ def main(argv=None) -> int:
     p.add_argument('--jobs-runs', type=int, default=5,
                    help='rounds of -j 1, -j 2 and two -j 1 at once (default 5)')
     p.add_argument('--skip', action='append', default=[],
-                   choices=['corpora', 'scaling', 'memory', 'jobs', 'startup'])
+                   choices=['corpora', 'scaling', 'memory', 'jobs', 'startup', 'messy'])
+    p.add_argument('--messy-seeds', type=int, nargs='+', default=list(MESSY_SEEDS),
+                   help=f'seeds of the messy corpora (default {" ".join(map(str, MESSY_SEEDS))})')
+    p.add_argument('--messy-count', type=int, default=16_000, help='URLs per messy corpus (default 16,000)')
     p.add_argument('--out', default=str(ROOT / 'bench-results' / 'latest.json'))
     args = p.parse_args(argv)
 
@@ -789,6 +993,9 @@ def main(argv=None) -> int:
         }
         print_corpus('hrefs: resolve + canonicalize', result['corpora']['hrefs'], len(pairs))
         print_corpus('absolute: canonicalize', result['corpora']['absolute'], len(urls))
+    if 'messy' not in args.skip:
+        result['machine']['load_before_messy'] = os.getloadavg()[0]
+        result['messy'] = run_messy(data, args.messy_seeds, args.messy_count, args.rounds, rng)
     if 'scaling' not in args.skip:
         result['scaling'] = bench_scaling_isolated()
         print_scaling(result['scaling'])
