@@ -197,9 +197,10 @@ def _feed(pipe, data):
 def test_jobs_a_failing_worker_stops_the_relay():
     "A worker that fails stops the others: exit status 2, a message, and no wait for ever."
     code = ("import multiprocessing, sys; from weburl_nb import cli; real = cli.convert_block\n"
-            "def convert(job):\n"
+            "multiprocessing.set_start_method('fork')     # the workers inherit the patch\n"
+            "def convert(block, args):\n"
             "    if multiprocessing.current_process().name != 'MainProcess': raise MemoryError('test')\n"
-            "    return real(job)\n"
+            "    return real(block, args)\n"
             "cli.convert_block = convert; sys.exit(cli.main(sys.argv[1:]))")
     data = b"http://a/\n" * 400_000
     p = subprocess.run([sys.executable, "-c", code, "-j", "2"], input=data, capture_output=True,
@@ -218,3 +219,16 @@ def test_jobs_relay_progress_and_messages_share_standard_error():
     messages = [line for line in p.stderr.split(b"\n") if b"invalid URL" in line]
     assert len(messages) == 60_000
     assert all(m.lstrip(b"\r\x1b[K").startswith(b"weburl: line ") for m in messages)
+
+
+@pytest.mark.parametrize("method", ["fork", "forkserver"])
+def test_jobs_relay_progress_count_when_a_worker_writes_every_block(method):
+    """The shape that lost the count: an input of one block, often read and written by the worker
+    while the main process writes nothing. Run several times, each run must end with the count."""
+    data = b"http://a/\nbad\n" * 500
+    for _ in range(6):
+        p = subprocess.run([sys.executable, "-c", UNDER_START_METHOD, method, "-j", "2", "--progress"],
+                           input=data, capture_output=True, timeout=60)
+        assert p.returncode == 1 and p.stdout.count(b"\n") == 1000
+        last = p.stderr.rsplit(b"\r", 1)[1]
+        assert last.startswith(b"weburl: 1,000 lines in ") and last.endswith(b"lines/s\x1b[K\n")

@@ -9,8 +9,8 @@ import argparse
 import os
 import sys
 import time
-from collections import deque
 from collections.abc import Iterator
+from functools import partial
 
 from . import __version__
 from .batch import canonicalize_many, ordered_map, usable_cores
@@ -18,15 +18,13 @@ from .canonicalization import canonicalize_parsed_url
 from .encoding import charset_encoding
 from .host import PROFILES
 from .parsing import parse_url
+from .relay import drop_output, invalid_lines, read_chunks, run_relay
 from .resolution import resolve_url
 from .serialization import serialize_parsed_url
 # `json`, `compare`, `explain` and `surt`: imported where an option needs them (start-up time).
 
 # %% auto 0
-__all__ = ['COMPONENTS', 'CHUNK_BYTES', 'MESSAGE_INPUT', 'RUNNING', 'OUTPUT_CLOSED', 'FAILED', 'WAIT', 'AHEAD', 'parse_args',
-           'json_line', 'convert_lines', 'next_block', 'read_chunks', 'convert_block', 'invalid_message',
-           'invalid_lines', 'SharedFd', 'write_all', 'widen_pipe', 'Relay', 'take_turns', 'run_relay', 'Progress',
-           'show_progress', 'own_descriptors', 'main']
+__all__ = ['parse_args', 'convert_lines', 'convert_block', 'Progress', 'main']
 
 # %% ../nbs/08_cli.ipynb 5
 COMPONENTS = ('scheme', 'user', 'password', 'host', 'port', 'path', 'query', 'fragment')
@@ -60,7 +58,7 @@ def _help_formatter(prog: str) -> argparse.HelpFormatter:
             columns = 0
     return argparse.HelpFormatter(prog, width=(columns or 80) - 2)
 
-
+# %% ../nbs/08_cli.ipynb 6
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     "The command line of `weburl`."
     p = argparse.ArgumentParser(
@@ -94,7 +92,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         p.error('--explain goes with neither --surt nor --compare')
     return args
 
-# %% ../nbs/08_cli.ipynb 7
+# %% ../nbs/08_cli.ipynb 8
 def json_line(text: str, parsed_base, charset: str | None,
               browser: str = 'this') -> tuple[bool, str]:
     "`(invalid, JSON line)` for one input; *parsed_base* None: it is its own base."
@@ -106,7 +104,7 @@ def json_line(text: str, parsed_base, charset: str | None,
               'invalid': url.invalid, 'hierarchical': url.hierarchical}
     return url.invalid, json.dumps(record, ensure_ascii=False)
 
-
+# %% ../nbs/08_cli.ipynb 9
 def convert_lines(lines: list[str], args: argparse.Namespace
                   ) -> tuple[list[str], list[int]]:
     "The output line for each input line, and the positions of the invalid inputs."
@@ -140,51 +138,10 @@ def convert_lines(lines: list[str], args: argparse.Namespace
         out[i] = ''                                   # an invalid URL: an empty line
     return out, bad
 
-# %% ../nbs/08_cli.ipynb 10
-CHUNK_BYTES = 1 << 20
-
-
-def _input_waiting(stdin):
-    "A test of whether more of *stdin* can be read now (`select`); never if unknown."
-    import select
-    try:
-        fd = stdin if isinstance(stdin, int) else stdin.fileno()
-        select.select([fd], [], [], 0)
-    except (AttributeError, OSError, ValueError):     # io.BytesIO; a pipe on Windows
-        return lambda: False
-    return lambda: bool(select.select([fd], [], [], 0)[0])
-
-
-def next_block(read, waiting, size: int, rest: bytes = b'') -> tuple[bytes, bytes]:
-    "`(block, rest)`: whole lines after *rest*, then the line begun; `b''` at the end."
-    while data := read(size):
-        if len(data) < size and waiting():            # a pipe gives 64 KB a read: take
-            pieces, got = [data], len(data)           # what else is there already
-            while got < size and waiting() and (more := read(size - got)):
-                pieces.append(more)
-                got += len(more)
-            data = b''.join(pieces)
-        end = data.rfind(b'\n') + 1
-        if end == 0:
-            rest += data
-            continue
-        return rest + data[:end], data[end:]
-    return rest, b''                                  # a last line without its newline
-
-
-def read_chunks(stdin, size: int = CHUNK_BYTES) -> Iterator[bytes]:
-    "Whole-line blocks of binary *stdin*: *size* bytes + a line begun before; no waits."
-    read = stdin.read1 if hasattr(stdin, 'read1') else stdin.read
-    waiting = _input_waiting(stdin)
-    block, rest = next_block(read, waiting, size)
-    while block:
-        yield block
-        block, rest = next_block(read, waiting, size, rest)
-
-
-def convert_block(job: tuple) -> tuple[bytes, list[tuple[int, str]], int]:
+# %% ../nbs/08_cli.ipynb 12
+def convert_block(block: bytes | list[str], args: argparse.Namespace
+                  ) -> tuple[bytes, list[tuple[int, str]], int]:
     "`(output as UTF-8, [(position, text) of each invalid input], line count)`."
-    block, args = job
     if isinstance(block, bytes):
         lines = block.decode('utf-8', 'replace').split('\n')
         if lines[-1] == '':
@@ -196,7 +153,7 @@ def convert_block(job: tuple) -> tuple[bytes, list[tuple[int, str]], int]:
     return (text.encode('utf-8', 'replace'),
             [(i, invalid_message(lines[i], args)) for i in bad], len(lines))
 
-
+# %% ../nbs/08_cli.ipynb 13
 MESSAGE_INPUT = 200                         # characters of an input a message quotes
 
 
@@ -209,217 +166,15 @@ def invalid_message(text: str, args: argparse.Namespace) -> str:
         shown += f'... ({len(text):,} characters)'
     return f'invalid URL {shown}: {reason}'
 
-
-def invalid_lines(label: str, first: int, invalid: list[tuple[int, str]]) -> str:
-    "Standard error's lines for a block's *invalid* inputs, numbered after *first*."
-    return ''.join(f'weburl: {label} {first + i + 1}: {message}\n'
-                   for i, message in invalid)
-
-
-# %% ../nbs/08_cli.ipynb 14
-class SharedFd:
-    "A descriptor the relay's processes share: sent along as a duplicate under spawn."
-    def __init__(self, fd: int):
-        self.fd = fd
-
-    def __reduce__(self):             # pickled for a process under spawn or forkserver:
-        from multiprocessing.reduction import DupFd     # the descriptor goes along
-        return _shared_fd, (DupFd(self.fd),)
-
-
-def _shared_fd(dup) -> SharedFd:
-    return SharedFd(dup.detach())
-
-
-def write_all(fd: int, data: bytes) -> None:
-    "Write all of *data* to *fd* (a write to a pipe may take only part)."
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
-
-
-def widen_pipe(fd: int, size: int) -> None:
-    "Let a pipe at *fd* hold *size* bytes where the system allows it (Linux)."
-    try:
-        import fcntl
-        if fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ) < size:
-            fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, size)
-    except (ImportError, AttributeError, OSError):    # not Linux, not a pipe, too big
-        pass
-
-
-RUNNING, OUTPUT_CLOSED, FAILED = 0, 1, 2    # values of `Relay.stop`
-WAIT = 0.5                                  # seconds between checks while waiting
-
-
-class Relay:
-    "What the processes of `weburl -j N` share: input, output, two turns, counts."
-    def __init__(self, ctx, args: argparse.Namespace, fds: tuple[int, int, int],
-                 progress: bool, size: int = CHUNK_BYTES):
-        self.args, self.size, self.progress = args, size, progress
-        self.input, self.output, self.errors = map(SharedFd, fds)
-        self.read_turn = ctx.Lock()               # held while a process reads a block
-        self.write_turn = ctx.Condition()         # guards the counts below
-        self.rest = ctx.RawArray('c', size)       # the line begun after the last block
-        self.rest_len, self.ended = ctx.RawValue('q', 0), ctx.RawValue('b', 0)
-        self.blocks_read = ctx.RawValue('q', 0)
-        self.blocks_written = ctx.RawValue('q', 0)
-        self.lines, self.status = ctx.RawValue('q', 0), ctx.RawValue('b', 0)
-        self.stop = ctx.RawValue('b', RUNNING)
-
-    def _acquire(self, lock, check) -> bool:
-        "Take *lock*, checking on the others while waiting; False if the relay stopped."
-        while not lock.acquire(timeout=WAIT):
-            check()
-            if self.stop.value:
-                return False
-        return True
-
-    def read(self, check) -> tuple[int, bytes] | None:
-        "Take the read turn: `(number, block)` of the next block, or None at the end."
-        if not self._acquire(self.read_turn, check):
-            return None
-        try:
-            if self.ended.value or self.stop.value:
-                return None
-            fd = self.input.fd
-            rest = self.rest[:self.rest_len.value]
-            block, rest = next_block(lambda k: os.read(fd, k), _input_waiting(fd), self.size,
-                                     rest)
-            if not block:
-                self.ended.value = 1
-                return None
-            self.rest[:len(rest)], self.rest_len.value = rest, len(rest)   # < size bytes
-            number = self.blocks_read.value
-            self.blocks_read.value = number + 1
-            return number, block
-        finally:
-            self.read_turn.release()
-
-    def write(self, number: int, result: tuple, check) -> bool:
-        "In block *number*'s write turn, write *result*; False if the relay stopped."
-        data, invalid, count = result
-        turn = self.write_turn
-        if not self._acquire(turn, check):
-            return False
-        try:
-            while self.blocks_written.value != number and not self.stop.value:
-                turn.wait(WAIT)
-                check()
-            if self.stop.value:
-                return False
-            first = self.lines.value
-        finally:
-            turn.release()
-        try:
-            if invalid:
-                self.status.value = 1
-                text = invalid_lines('line', first, invalid)
-                write_all(self.errors.fd, (('\r\x1b[K' if self.progress else '') + text)
-                          .encode('utf-8', 'backslashreplace'))
-            write_all(self.output.fd, data)
-        except BrokenPipeError:          # the reader went away (`weburl < big | head`)
-            self.halt(OUTPUT_CLOSED)
-            return False
-        with turn:
-            self.lines.value = first + count
-            self.blocks_written.value = number + 1
-            turn.notify_all()
-        return True
-
-    def halt(self, why: int) -> None:
-        "Stop every process of the relay (*why*: `OUTPUT_CLOSED` or `FAILED`)."
-        self.stop.value = max(self.stop.value, why)
-        if self.write_turn.acquire(timeout=WAIT):
-            self.write_turn.notify_all()
-            self.write_turn.release()
-
-
-AHEAD = 1                                   # blocks a process may convert ahead
-
-
-def take_turns(relay: Relay, check, progress: Progress | None = None) -> None:
-    "One process's part: read, convert, write in turn, running *AHEAD* blocks ahead."
-    done = deque()                            # (number, result): converted, not written
-
-    def write_oldest() -> bool:               # waits for its turn if it has not come
-        if not relay.write(*done.popleft(), check):
-            return False
-        if progress is not None:
-            progress.update(relay.lines.value)
-        return True
-    while True:
-        while done and relay.blocks_written.value == done[0][0]:    # its turn: no wait
-            if not write_oldest():
-                return
-        if len(done) <= AHEAD and (job := relay.read(check)) is not None:
-            number, block = job
-            done.append((number, convert_block((block, relay.args))))
-        elif not done or not write_oldest():
-            return                            # all written, or the relay stopped
-
-
-def _relay_worker(relay: Relay) -> None:
-    "A worker of the relay: its turns, until the end or until the parent is gone."
-    import multiprocessing
-    parent = multiprocessing.parent_process()     # not os.getppid(): under forkserver
-
-    def check():                                  # that is the server, not the command
-        if not parent.is_alive():
-            raise SystemExit(1)
-    try:
-        take_turns(relay, check)
-    except BaseException:
-        relay.halt(FAILED)
-        raise
-
-
-def run_relay(args: argparse.Namespace, n: int, fds: tuple[int, int, int],
-              progress: Progress | None = None, size: int = CHUNK_BYTES) -> int:
-    "`weburl -j N` on descriptors *fds* (in, out, errors): here and in *n* - 1 more."
-    import multiprocessing
-    ctx = multiprocessing.get_context()
-    widen_pipe(fds[0], size)
-    relay = Relay(ctx, args, fds, progress is not None, size)
-    workers = [ctx.Process(target=_relay_worker, args=(relay,), daemon=True)
-               for _ in range(n - 1)]
-
-    def check():                  # a worker that died without a word stops the relay
-        if any(w.exitcode not in (None, 0) for w in workers):
-            relay.halt(FAILED)
-    try:
-        for w in workers:
-            w.start()
-        take_turns(relay, check, progress)
-        for w in workers:
-            while w.exitcode is None:
-                w.join(WAIT)
-                check()
-    except BaseException:
-        relay.halt(FAILED)
-        raise
-    finally:
-        for w in workers:
-            if w.is_alive():
-                w.terminate()
-            w.join()
-    if relay.stop.value == FAILED:
-        write_all(fds[2], b'weburl: a worker process failed\n')
-        return 2
-    if progress is not None:
-        progress.close(relay.lines.value)
-    if relay.stop.value == OUTPUT_CLOSED:
-        _drop_output()
-    return relay.status.value
-
-# %% ../nbs/08_cli.ipynb 16
+# %% ../nbs/08_cli.ipynb 18
 class Progress:
     "Count and rate of lines on *stream*, redrawn every *every* s from *delay* s on."
     def __init__(self, stream, delay: float = 1.0, every: float = 0.2,
                  clock=time.monotonic):
         self.stream, self.every, self.clock = stream, every, clock
         self.start = clock()
-        self.due, self.shown = self.start + delay, False
+        self.first = self.due = self.start + delay   # nothing drawn before *first*
+        self.shown = False
 
     def text(self, done: int) -> str:
         elapsed = max(self.clock() - self.start, 1e-9)
@@ -437,10 +192,12 @@ class Progress:
             self.stream.write('\r\x1b[K')     # room for a message; redrawn next update
 
     def close(self, done: int) -> None:
-        if self.shown:
+        "The final count, if the line was drawn or could have been (*delay* passed)."
+        if self.shown or self.clock() >= self.first:
             self.stream.write('\r' + self.text(done) + '\x1b[K\n')
+            self.stream.flush()
 
-
+# %% ../nbs/08_cli.ipynb 19
 def show_progress(args: argparse.Namespace, stderr) -> Progress | None:
     "A `Progress` if asked for (`--progress`), or by default if *stderr* is a terminal."
     if args.progress is False or (args.progress is None and not _is_terminal(stderr)):
@@ -454,12 +211,12 @@ def _is_terminal(stream) -> bool:
     except (AttributeError, ValueError):
         return False
 
-# %% ../nbs/08_cli.ipynb 21
+# %% ../nbs/08_cli.ipynb 24
 def _work(args: argparse.Namespace, stdin) -> tuple[str, Iterator[tuple]]:
-    "The label of an input (`argument`, `line`) and its `(block, args)` jobs."
+    "The label of an input (`argument`, `line`) and its blocks."
     if args.urls:
-        return 'argument', iter([(args.urls, args)])
-    return 'line', ((block, args) for block in read_chunks(stdin))
+        return 'argument', iter([args.urls])
+    return 'line', read_chunks(stdin)
 
 
 def _byte_writer(stdout):
@@ -475,11 +232,6 @@ def _byte_writer(stdout):
     return write
 
 
-def _drop_output() -> None:
-    "Once the reader of standard output is gone: send the rest (exit's flush) nowhere."
-    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-
-
 def own_descriptors() -> tuple[int, int, int] | None:
     "Duplicates of this process's standard input, output and error, if it has all."
     if os.name != 'posix':                  # descriptors travel to workers on POSIX
@@ -492,10 +244,11 @@ def own_descriptors() -> tuple[int, int, int] | None:
     sys.stderr.flush()
     return tuple(os.dup(fd) for fd in fds)
 
-
+# %% ../nbs/08_cli.ipynb 25
 def main(argv: list[str] | None = None, stdin=None, stdout=None, stderr=None) -> int:
     "Run `weburl`; the exit status: 0, 1 if a URL was invalid, 2 if a worker failed."
     args = parse_args(argv)
+    convert = partial(convert_block, args=args)       # one block -> its output
     n = args.jobs or usable_cores()                   # -j 0: one process per core
     own = stdin is None and stdout is None and stderr is None
     stdin = stdin if stdin is not None else sys.stdin.buffer
@@ -504,7 +257,7 @@ def main(argv: list[str] | None = None, stdin=None, stdout=None, stderr=None) ->
     progress = show_progress(args, stderr)
     if n > 1 and own and not args.urls and (fds := own_descriptors()):
         try:
-            return run_relay(args, n, fds, progress)
+            return run_relay(convert, n, fds, progress)
         finally:
             for fd in fds:
                 os.close(fd)
@@ -513,7 +266,7 @@ def main(argv: list[str] | None = None, stdin=None, stdout=None, stderr=None) ->
     status, done = 0, 0
     try:
         workers = 0 if n == 1 else n
-        for data, invalid, count in ordered_map(convert_block, jobs, workers):
+        for data, invalid, count in ordered_map(convert, jobs, workers):
             if invalid:
                 status = 1
                 if progress:
@@ -526,5 +279,5 @@ def main(argv: list[str] | None = None, stdin=None, stdout=None, stderr=None) ->
         if progress:
             progress.close(done)
     except BrokenPipeError:    # the reader went away (`weburl < big | head`): stop
-        _drop_output()
+        drop_output()
     return status
