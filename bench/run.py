@@ -684,6 +684,7 @@ def untraced_package(dest: Path) -> str:
     """A copy of `weburl_nb` in `dest`, named `weburl_nb_untraced`, with every trace call taken out.
 
     The same source, rewritten on its syntax tree: `trace_for(...)` becomes `None`, and
+    `trace_for(...) is not OFF` (is anything recording?) becomes `False`, and
     `<x>.step(number, before, after)`, `<x>.note(number, value)` and `<x>.fail(number, reason, result,
     ...)` on a name ending in `trace` become `after`, `value` and `result`. What is left is the code a
     build without tracing would run; timed against the package itself, the difference is what tracing
@@ -696,7 +697,16 @@ def untraced_package(dest: Path) -> str:
     shutil.copytree(src, out, ignore=shutil.ignore_patterns('__pycache__'))
     keep = {'step': 2, 'note': 1, 'fail': 2}
 
+    def is_trace_for(node) -> bool:
+        return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == 'trace_for'
+
     class Untrace(ast.NodeTransformer):
+        def visit_Compare(self, node):             # `trace_for(...) is [not] OFF`: nothing records
+            if (is_trace_for(node.left) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Is, ast.IsNot))
+                    and isinstance(node.comparators[0], ast.Name) and node.comparators[0].id == 'OFF'):
+                return ast.copy_location(ast.Constant(isinstance(node.ops[0], ast.Is)), node)
+            return self.generic_visit(node)
+
         def visit_Call(self, node):
             self.generic_visit(node)
             f = node.func

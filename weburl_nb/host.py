@@ -13,16 +13,16 @@ from .ipaddr import canonicalize_ipv4, canonicalize_ipv6
 from .nameprep import (NAMEPREP_CHROME, NAMEPREP_GECKO, NAMEPREP_IE,
                                 NAMEPREP_THIS, NameprepProfile, bidi_step,
                                 has_unassigned, nameprep, prohibit_step)
-from .trace import trace_for
+from .trace import OFF, trace_for
 
 # %% auto 0
-__all__ = ['THIS', 'CHROME', 'GECKO', 'IE', 'PROFILES', 'HostProfile', 'profile_for', 'ascii_lowercase',
+__all__ = ['THIS', 'CHROME', 'GECKO', 'IE', 'PROFILES', 'HOST_CACHE_SIZE', 'HostProfile', 'profile_for', 'ascii_lowercase',
            'starts_with_encoded_bracket', 'percent_decode_utf8', 'percent_decode_ascii', 'split_root_separator',
            'has_null_or_space', 'percent_encode_chars', 'replace_label_separators', 'split_root_dot', 'has_xn_label',
            'gecko_idn_lists', 'gecko_idn_enabled', 'punycode_label', 'label_to_ascii', 'to_ascii', 'ie_round_trip',
            'labels_to_ascii', 'percent_decode_latin1', 'is_bracketed', 'bracketed_ipv6', 'is_file_scheme',
            'has_forbidden', 'ipv4_overflows', 'has_bad_percent', 'percent_encode_host', 'steps_profile',
-           'canonicalize_host_steps', 'canonicalize_host']
+           'canonicalize_host_steps', 'cached_host_steps', 'host_cache_info', 'canonicalize_host']
 
 # %% ../nbs/05_host.ipynb 5
 class HostProfile(NamedTuple):
@@ -493,7 +493,36 @@ def canonicalize_host_steps(s: str, scheme: str | None = None,
     # Steps 30-31: percent-encode, and the result.
     return trace.step('30', s, percent_encode_host(s, scheme, profile))
 
-# %% ../nbs/05_host.ipynb 77
+# %% ../nbs/05_host.ipynb 78
+HOST_CACHE_SIZE = 2048          # answers kept per profile; the least recently used go first
+
+
+def _host_cache(profile: HostProfile):
+    "A bounded cache of `canonicalize_host_steps` for `profile`, keyed by host and `file`-ness."
+    @lru_cache(maxsize=HOST_CACHE_SIZE)
+    def cached(s: str, is_file: bool) -> str | None:
+        return canonicalize_host_steps(s, 'file' if is_file else None, profile)
+    return cached
+
+
+_HOST_CACHES = {id(p): (p, _host_cache(p)) for p in PROFILES.values()}
+
+
+def cached_host_steps(s: str, scheme: str | None = None,
+                      profile: HostProfile = THIS) -> str | None:
+    "`canonicalize_host_steps`, from the profile's cache when nothing records (see above)."
+    entry = _HOST_CACHES.get(id(profile))
+    if (entry is None or entry[0] is not profile or type(s) is not str
+            or trace_for('host') is not OFF):
+        return canonicalize_host_steps(s, scheme, profile)
+    return entry[1](s, is_file_scheme(scheme))
+
+
+def host_cache_info() -> dict:
+    "Per profile name: the `cache_info()` of its host cache (hits, misses, size)."
+    return {p.name: cache.cache_info() for p, cache in _HOST_CACHES.values()}
+
+# %% ../nbs/05_host.ipynb 80
 # The labels but the last (a possessive group), then the last label.
 _CANONICAL_NAME = LazyRegex(r'(?:[a-z0-9_~-]+\.(?=[a-z0-9_~-]))*+'
                             r'(?![0-9]+\.?\Z|0x)[a-z0-9_~-]+\.?')
@@ -504,4 +533,4 @@ def canonicalize_host(s: str, scheme: str | None = None,
     if profile is THIS and _CANONICAL_NAME.fullmatch(s):
         # Already canonical (THIS only; see above).
         return s
-    return canonicalize_host_steps(s, scheme, profile)
+    return cached_host_steps(s, scheme, profile)
