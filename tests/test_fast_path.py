@@ -55,7 +55,7 @@ def test_bench_corpora():
 
 def test_base_info_parse():
     "The cached parse of a base equals `parse_url`, also when the regular expression built it."
-    from weburl_nb.shortcuts import _base_info
+    from weburl_nb.shortcuts import base_record
     from weburl_nb.parsing import parse_url
     texts = {"http://a/b", "HTTPS://Ex.com?q#f", "ws://h", "ftp://h//x/../y"}
     if data_dir().is_dir():
@@ -63,7 +63,7 @@ def test_base_info_parse():
     if (BENCH / "hrefs.tsv").is_file():
         with open(BENCH / "hrefs.tsv", encoding="utf-8", newline="\n") as f:
             texts |= {line.partition("\t")[0] for line in f}
-    bad = [t for t in texts if _base_info(t)[0] != parse_url(t)]
+    bad = [t for t in texts if base_record(t).parsed != parse_url(t)]
     assert not bad, bad[:5]
 
 

@@ -9,19 +9,17 @@ import html
 import unicodedata
 from dataclasses import dataclass
 
-from .canonicalization import canonicalize_parsed_url
 from .charclasses import remove_tab_lf_cr
-from .host import percent_decode_utf8
-from .parsing import ParsedURL, parse_url
-from .resolution import resolve_url
-from .serialization import serialize_parsed_url
+from .entry import Stages, pipeline
+from .host import PROFILES, percent_decode_utf8
+from .parsing import ParsedURL
 
 # %% auto 0
-__all__ = ['BROWSERS', 'LABELS', 'ADA_MISSING', 'Outcome', 'profile_outcomes', 'whatwg_outcome', 'idna_outcome', 'Comparison',
+__all__ = ['BROWSERS', 'LABELS', 'ADA_MISSING', 'Outcome', 'profile_outcome', 'whatwg_outcome', 'idna_outcome', 'Comparison',
            'compare']
 
 # %% ../nbs/11_browsers.ipynb 6
-BROWSERS = ('this', 'chrome', 'gecko', 'ie')
+BROWSERS = tuple(PROFILES)      # 'this', 'chrome', 'gecko', 'ie'
 LABELS = {'this': 'THIS (the spec)', 'chrome': 'Chrome (2011)',
           'gecko': 'Gecko/Firefox (2011)', 'ie': 'Internet Explorer (2011)',
           'whatwg': 'WHATWG URL (ada-url)', 'idna': 'IDNA2008 + UTS 46 (idna)'}
@@ -47,13 +45,10 @@ class Outcome:
         return self.invalid or self.url is not None or self.host is not None
 
 # %% ../nbs/11_browsers.ipynb 9
-def profile_outcomes(resolved: ParsedURL, charset: str | None = None) -> list[Outcome]:
-    "`resolved` canonicalized and serialized under each of the four profiles."
-    out = []
-    for browser in BROWSERS:
-        u = canonicalize_parsed_url(resolved, charset, browser=browser)
-        out.append(Outcome(browser, serialize_parsed_url(u), u.host, u.invalid))
-    return out
+def profile_outcome(browser: str, stages: Stages) -> Outcome:
+    "The row of `browser`, from the stages of its run of the pipeline."
+    canonical = stages.canonical
+    return Outcome(browser, stages.result, canonical.host, canonical.invalid)
 
 # %% ../nbs/11_browsers.ipynb 12
 _UTF8_LABELS = {'utf-8', 'utf8', 'unicode-1-1-utf-8', 'unicode11utf8', 'unicode20utf8',
@@ -200,12 +195,8 @@ class Comparison:
 def compare(url: str, base: str | None = None,
             charset: str | None = None) -> Comparison:
     "`url` (base: `base` or itself) under each profile, the URL Standard and IDNA."
-    for name, value in (('url', url), ('base', base), ('charset', charset)):
-        if not isinstance(value, str) and (value is not None or name == 'url'):
-            kind = 'str' if name == 'url' else 'str or None'
-            raise TypeError(f'compare() argument {name} must be {kind}, '
-                            f'not {type(value).__name__}')
-    resolved = resolve_url(url, parse_url(url if base is None else base))
-    outcomes = profile_outcomes(resolved, charset)
-    outcomes += [whatwg_outcome(url, base, charset), idna_outcome(resolved)]
+    runs = {b: pipeline(url, base, charset, b, caller='compare') for b in BROWSERS}
+    outcomes = [profile_outcome(b, s) for b, s in runs.items()]
+    outcomes.append(whatwg_outcome(url, base, charset))
+    outcomes.append(idna_outcome(runs['this'].resolved))
     return Comparison(url, base, charset, tuple(outcomes))

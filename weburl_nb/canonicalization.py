@@ -9,16 +9,19 @@ import re
 
 from .encoding import encoder, encoder_for
 from .charclasses import DIGIT, NOT_HIERARCHICAL_SCHEMES, UNRESERVED, LazyRegex
-from .host import canonicalize_host, profile_for
+from .charclasses import check_type
+from .host import HostProfile, canonicalize_host, profile_for
 from .parsing import ParsedURL
 from .resolution import DRIVE_SPEC_RE
 from .trace import trace_for
 
 # %% auto 0
 __all__ = ['USERINFO_OCTETS', 'PATH_OCTETS', 'QUERY_OCTETS', 'OPAQUE_PATH_OCTETS', 'C1_OCTETS', 'FRAGMENT_OCTETS',
-           'DEFAULT_PORTS', 'INVALID', 'EncodeSet', 'percent_encode', 'canonicalize_scheme', 'canonicalize_userinfo',
-           'canonicalize_file_hostpath', 'canonicalize_port', 'decode_unreserved', 'canonicalize_path',
-           'protect_double_slash', 'canonicalize_query', 'canonicalize_fragment', 'canonicalize_parsed_url']
+           'DEFAULT_PORTS', 'UNRESERVED_ESCAPES', 'INVALID', 'EncodeSet', 'percent_encode', 'canonicalize_scheme',
+           'canonicalize_userinfo', 'canonicalize_file_hostpath', 'canonicalize_port', 'escape_alternatives',
+           'decode_unreserved', 'canonicalize_path', 'protect_double_slash', 'canonicalize_query',
+           'canonicalize_fragment', 'check_options', 'check_arguments', 'canonicalize_parsed_url',
+           'canonicalize_checked']
 
 # %% ../nbs/06_canonicalization.ipynb 7
 _ESCAPES = [f'%{b:02X}' for b in range(256)]     # each octet's escape, written once
@@ -140,7 +143,8 @@ def canonicalize_port(port: str, scheme: str | None) -> str | None:
 
 # %% ../nbs/06_canonicalization.ipynb 26
 _DECODE_BLOCK = 8192
-_UNRESERVED_HEX = {a + b: c for c in UNRESERVED for code in [f'{ord(c):02X}']     # '7E', '7e' -> '~'
+# '7E', '7e', ... -> '~': the escapes of each unreserved character, in either case
+UNRESERVED_ESCAPES = {a + b: c for c in UNRESERVED for code in [f'{ord(c):02X}']
                    for a in {code[0], code[0].lower()} for b in {code[1], code[1].lower()}}
 
 
@@ -149,7 +153,7 @@ def _hex_class(digits: set) -> str:
     return ''.join(sorted(digits)) if len(digits) == 1 else '[' + ''.join(sorted(digits)) + ']'
 
 
-def _escape_alternatives(codes) -> str:
+def escape_alternatives(codes) -> str:
     "The two-digit `codes` as a regular-expression alternation, grouped by their first digit."
     seconds: dict[str, set] = {}
     for code in codes:
@@ -164,10 +168,10 @@ _HEX_DIGITS = DIGIT + 'ABCDEFabcdef'
 
 def _unreserved_escape_split_re() -> LazyRegex:
     "`%` and the captured digits of an unreserved character, unless decoding makes an escape."
-    hex_codes = [code for code, c in _UNRESERVED_HEX.items() if c in _HEX_DIGITS]
-    other_codes = [code for code in _UNRESERVED_HEX if code not in hex_codes]
-    return LazyRegex(f'%((?:{_NO_NEW_ESCAPE}(?:{_escape_alternatives(hex_codes)}))'
-                     f'|{_escape_alternatives(other_codes)})')  # departure: the note
+    hex_codes = [code for code, c in UNRESERVED_ESCAPES.items() if c in _HEX_DIGITS]
+    other_codes = [code for code in UNRESERVED_ESCAPES if code not in hex_codes]
+    return LazyRegex(f'%((?:{_NO_NEW_ESCAPE}(?:{escape_alternatives(hex_codes)}))'
+                     f'|{escape_alternatives(other_codes)})')  # departure: the note
 
 
 _UNRESERVED_ESCAPE_SPLIT = _unreserved_escape_split_re()
@@ -178,7 +182,7 @@ def _decode_piece(s: str) -> str:
     parts = _UNRESERVED_ESCAPE_SPLIT.split(s)
     if len(parts) == 1:
         return s                                # no unreserved escape: nothing to copy
-    parts[1::2] = map(_UNRESERVED_HEX.__getitem__, parts[1::2])
+    parts[1::2] = map(UNRESERVED_ESCAPES.__getitem__, parts[1::2])
     return ''.join(parts)
 
 
@@ -235,13 +239,25 @@ def canonicalize_fragment(fragment: str | None) -> str | None:
     return percent_encode(fragment, None, FRAGMENT_OCTETS)
 
 # %% ../nbs/06_canonicalization.ipynb 36
+def check_options(func: str, charset, browser) -> tuple[str | None, HostProfile]:
+    "`charset` and the profile named `browser`, checked for function `func`."
+    charset = check_type(func, 'charset', charset, str, optional=True)
+    if charset is not None:
+        encoder_for(charset)                # LookupError for a label naming no encoding
+    return charset, profile_for(check_type(func, 'browser', browser))
+
+
+def check_arguments(func: str, url, base, charset,
+                    browser) -> tuple[str, str | None, str | None, HostProfile]:
+    "`url`, `base`, `charset` and the profile of `browser`, checked for `func`."
+    url = check_type(func, 'url', url)
+    base = check_type(func, 'base', base, str, optional=True)
+    return (url, base, *check_options(func, charset, browser))
+
+# %% ../nbs/06_canonicalization.ipynb 39
 INVALID = ParsedURL(invalid=True)
 _MAX_HOSTPATH_ROUNDS = 16
 
-
-def _plain(s: str | None) -> str | None:
-    "`s` as an exact `str`: a `str` subclass may be unhashable (the caches) and is never handed back."
-    return s if s is None or type(s) is str else str.__str__(s)
 
 
 _LOCALHOST_ROUND_RE = LazyRegex(r'/{3,}+([^/\\]*+)(?=///)')   # `///host`, then `///`
@@ -258,15 +274,17 @@ def _skip_localhost_rounds(path: str, scheme: str, profile) -> str:
     return path[end:] if end else path
 
 
-def canonicalize_parsed_url(u: ParsedURL, charset: str | None = None, browser: str = 'this') -> ParsedURL:
+def canonicalize_parsed_url(u: ParsedURL, charset: str | None = None,
+                            browser: str = 'this') -> ParsedURL:
     "The steps to canonicalize a URL; `charset` encodes the query, `browser` picks the host profile."
-    if not isinstance(u, ParsedURL):
-        raise TypeError(f'canonicalize_parsed_url() argument u must be ParsedURL, not {type(u).__name__}')
-    if charset is not None and not isinstance(charset, str):
-        raise TypeError(f'canonicalize_parsed_url() argument charset must be str or None, not {type(charset).__name__}')
-    charset, profile = _plain(charset), profile_for(browser)
-    if charset is not None:
-        encoder_for(charset)                # LookupError for a label naming no encoding
+    u = check_type('canonicalize_parsed_url', 'u', u, ParsedURL)
+    charset, profile = check_options('canonicalize_parsed_url', charset, browser)
+    return canonicalize_checked(u, charset, profile)
+
+
+def canonicalize_checked(u: ParsedURL, charset: str | None,
+                         profile: HostProfile) -> ParsedURL:
+    "`canonicalize_parsed_url`, for arguments already checked (`check_arguments`)."
     if u.invalid:                                                                       # C1
         return u
     trace = trace_for('canon')

@@ -11,8 +11,8 @@ from collections import namedtuple
 
 # %% auto 0
 __all__ = ['ALPHA', 'DIGIT', 'UNRESERVED', 'SCHEME_CHARS', 'SLASH_CHARS', 'AUTHORITY_TERMINATORS', 'CONTROL_CHARS',
-           'NOT_HIERARCHICAL_SCHEMES', 'TYPE_CHECKING', 'is_not_hierarchical_scheme', 'LazyRegex', 'remove_tab_lf_cr',
-           'preprocess']
+           'NOT_HIERARCHICAL_SCHEMES', 'TYPE_CHECKING', 'is_not_hierarchical_scheme', 'LazyRegex', 'check_type',
+           'remove_tab_lf_cr', 'preprocess']
 
 # %% ../nbs/00_charclasses.ipynb 5
 ALPHA = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
@@ -112,6 +112,17 @@ else:
         "The base of a record class: `typing.NamedTuple`, without importing `typing`."
 
 # %% ../nbs/00_charclasses.ipynb 27
+def check_type(func: str, name: str, value, kind: type = str, optional: bool = False):
+    "`value` if a `kind` (or `None` and `optional`), else `func`'s `TypeError`."
+    if value.__class__ is kind or (optional and value is None):
+        return value
+    if isinstance(value, kind):
+        return str.__str__(value) if kind is str else value     # a plain `str`
+    expected = kind.__name__ + (' or None' if optional else '')
+    raise TypeError(f'{func}() argument {name} must be {expected}, '
+                    f'not {type(value).__name__}')
+
+# %% ../nbs/00_charclasses.ipynb 30
 _NONCHARACTERS = '\ud800-\udfff\ufdd0-\ufdef' + ''.join(
     chr(plane << 16 | 0xFFFE) + chr(plane << 16 | 0xFFFF) for plane in range(17))
 _NONCHARACTERS_RE = LazyRegex(f'[{_NONCHARACTERS}]')

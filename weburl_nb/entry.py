@@ -5,67 +5,64 @@
 # %% ../nbs/07a_entry.ipynb 2
 from __future__ import annotations
 
-from .canonicalization import _plain, canonicalize_parsed_url
-from .encoding import encoder_for
-from .host import THIS, profile_for
-from .parsing import parse_url
+from .canonicalization import canonicalize_checked, check_arguments
+from .charclasses import NamedTuple
+from .host import THIS, HostProfile
+from .parsing import ParsedURL, parse_url
 from .resolution import resolve_url
 from .serialization import serialize_parsed_url
-from .shortcuts import _NOT_FAST, _base_info, _fast_absolute, _fast_relative, already_canonical, clean_link
+from .shortcuts import LINK_TIERS, NO_SHORTCUT, URL_TIERS, base_record
+from .trace import untraced
 
 # %% auto 0
-__all__ = ['url_to_canon_url_steps', 'url_to_canon_url']
+__all__ = ['Stages', 'pipeline', 'url_to_canon_url_steps', 'url_to_canon_url']
 
 # %% ../nbs/07a_entry.ipynb 6
-def _check_arguments(name: str, url, base, charset) -> tuple[str, str | None, str | None]:
-    "The arguments of the function `name` as plain `str`s, or its `TypeError` for a wrong type."
-    if not isinstance(url, str):
-        raise TypeError(f'{name}() argument url must be str, not {type(url).__name__}')
-    if base is not None and not isinstance(base, str):
-        raise TypeError(f'{name}() argument base must be str or None, not {type(base).__name__}')
-    if charset is not None and not isinstance(charset, str):
-        raise TypeError(f'{name}() argument charset must be str or None, not {type(charset).__name__}')
-    if charset is not None:
-        encoder_for(charset)                    # LookupError for a label that names no encoding
-    return _plain(url), _plain(base), _plain(charset)
+class Stages(NamedTuple):
+    "Every stage of one run of `pipeline`."
+    base: ParsedURL         # the base, parsed (the URL itself when no base is given)
+    resolved: ParsedURL     # the URL resolved against it
+    canonical: ParsedURL    # the resolved URL canonicalized
+    result: str | None      # its serialization: the canonical URL, `None` if invalid
 
 
+def _stages(url: str, parsed_base: ParsedURL, charset: str | None,
+            profile: HostProfile) -> Stages:
+    "Resolve, canonicalize and serialize, the arguments checked and the base parsed."
+    resolved = resolve_url(url, parsed_base)
+    canonical = canonicalize_checked(resolved, charset, profile)
+    return Stages(parsed_base, resolved, canonical, serialize_parsed_url(canonical))
+
+
+def pipeline(url: str, base: str | None = None, charset: str | None = None,
+             browser: str = 'this', *, caller: str = 'pipeline') -> Stages:
+    """Every stage of canonicalizing `url` against `base` (default: `url`) in `charset`,
+    with `browser`'s host profile; errors name `caller`.
+    `pipeline('../c', 'http://h/a/b').result == 'http://h/c'`"""
+    url, base, charset, profile = check_arguments(caller, url, base, charset, browser)
+    parsed_base = untraced(parse_url, url if base is None else base)
+    return _stages(url, parsed_base, charset, profile)
+
+# %% ../nbs/07a_entry.ipynb 9
 def url_to_canon_url_steps(url: str, base: str | None = None, charset: str | None = None,
                            browser: str = 'this') -> str | None:
     "The full algorithms in order: parse `base` (default: `url`), resolve, canonicalize, serialize."
-    url, base, charset = _check_arguments('url_to_canon_url_steps', url, base, charset)
-    profile_for(browser)                        # a bad `browser` fails before any work
-    parsed_base = parse_url(url if base is None else base)
-    url = resolve_url(url, parsed_base)
-    return serialize_parsed_url(canonicalize_parsed_url(url, charset, browser))
+    return pipeline(url, base, charset, browser, caller='url_to_canon_url_steps').result
 
-# %% ../nbs/07a_entry.ipynb 9
+# %% ../nbs/07a_entry.ipynb 12
 def url_to_canon_url(url: str, base: str | None = None, charset: str | None = None,
                      browser: str = 'this') -> str | None:
     "Resolve `url` against `base` (default: itself), canonicalize in `charset`, serialize; `None` if invalid."
-    if charset is None and browser == 'this' and url.__class__ is str:     # the common call: see above
-        if base is None:
-            if already_canonical(url):
-                return url
-        elif base.__class__ is str:
-            out = clean_link(url, base)
-            if out is not None:
-                return out
-    url, base, charset = _check_arguments('url_to_canon_url', url, base, charset)
-    if profile_for(browser) is not THIS:        # the shortcuts are THIS's: other browsers take the steps
-        return url_to_canon_url_steps(url, base, charset, browser)
-    if base is None:
-        out = _fast_absolute(url, charset)
-        if out is not _NOT_FAST:
+    if not (charset is None and browser == 'this' and url.__class__ is str
+            and (base is None or base.__class__ is str)):     # not the common call
+        url, base, charset, profile = check_arguments('url_to_canon_url', url, base,
+                                                      charset, browser)
+        if profile is not THIS:                 # the shortcuts are THIS's
+            return _stages(url, parse_url(url if base is None else base), charset,
+                           profile).result
+    for tier in URL_TIERS if base is None else LINK_TIERS:     # the shortcuts, in order
+        out = tier(url, base, charset)
+        if out is not NO_SHORTCUT:
             return out
-        parsed_base = parse_url(url)
-    else:
-        info = _base_info(base)
-        parsed_base = info[0]
-        if not parsed_base.invalid:
-            out = _fast_absolute(url, charset)
-            if out is _NOT_FAST and info[1] is not None:
-                out = _fast_relative(url, info, charset)
-            if out is not _NOT_FAST:
-                return out
-    return serialize_parsed_url(canonicalize_parsed_url(resolve_url(url, parsed_base), charset))
+    parsed_base = parse_url(url) if base is None else base_record(base).parsed
+    return _stages(url, parsed_base, charset, THIS).result

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import re
 
-from .entry import _check_arguments, url_to_canon_url
+from .canonicalization import check_arguments
+from .entry import url_to_canon_url
 from .parsing import ParsedURL, parse_url
 
 # %% auto 0
@@ -29,7 +30,7 @@ def surt_host(host: str, strip_www: bool = True) -> str:
 def surt(url: str, base: str | None = None, charset: str | None = None, *,
          strip_www: bool = True, with_scheme: bool = False, browser: str = 'this') -> str | None:
     "The SURT key of `url`'s canonical URL (`com,example)/a?b`); `None` if it has none."
-    url, base, charset = _check_arguments('surt', url, base, charset)
+    url, base, charset, _ = check_arguments('surt', url, base, charset, browser)
     canon = url_to_canon_url(url, base, charset, browser)
     if canon is None:
         return None
@@ -43,7 +44,7 @@ def surt(url: str, base: str | None = None, charset: str | None = None, *,
 # %% ../nbs/15_keys.ipynb 13
 def _resource(name: str, url, base, charset, browser: str = 'this') -> ParsedURL | None:
     "The canonical URL of `url` without its fragment, as a `ParsedURL`; `None` if invalid."
-    url, base, charset = _check_arguments(name, url, base, charset)
+    url, base, charset, _ = check_arguments(name, url, base, charset, browser)
     canon = url_to_canon_url(url, base, charset, browser)
     return None if canon is None else parse_url(canon)._replace(fragment=None)
 

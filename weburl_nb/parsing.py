@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from .charclasses import (NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, LazyRegex, NamedTuple,
-                                   preprocess)
+                                   check_type, preprocess)
 from .trace import trace_for
 
 # %% auto 0
@@ -113,9 +113,7 @@ class ParsedURL(NamedTuple):
 # %% ../nbs/01_parsing.ipynb 9
 def parse_url(s: str) -> ParsedURL:
     "The steps to parse a URL: preprocess `s`, then split it into a `ParsedURL`."
-    if not isinstance(s, str):
-        raise TypeError(f'parse_url() argument s must be str, not {type(s).__name__}')
-    return parse_preprocessed(preprocess(s))
+    return parse_preprocessed(preprocess(check_type('parse_url', 's', s)))
 
 
 def parse_preprocessed(s: str) -> ParsedURL:

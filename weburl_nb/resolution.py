@@ -5,7 +5,7 @@
 # %% ../nbs/02_resolution.ipynb 2
 from __future__ import annotations
 
-from .charclasses import LazyRegex, preprocess
+from .charclasses import LazyRegex, check_type, preprocess
 from .parsing import ParsedURL, parse_preprocessed
 from .trace import trace_for
 
@@ -227,10 +227,8 @@ def _without_fragment(u: ParsedURL) -> ParsedURL:
 
 def resolve_url(s: str, base: ParsedURL) -> ParsedURL:
     "The steps to resolve a URL: resolve the reference string `s` against the parsed URL `base`."
-    if not isinstance(s, str):
-        raise TypeError(f'resolve_url() argument s must be str, not {type(s).__name__}')
-    if not isinstance(base, ParsedURL):
-        raise TypeError(f'resolve_url() argument base must be ParsedURL, not {type(base).__name__}')
+    s = check_type('resolve_url', 's', s)
+    base = check_type('resolve_url', 'base', base, ParsedURL)
     trace = trace_for('resolve')
     if base.invalid:                                                            # step 4
         return trace.fail('4', 'base-invalid', INVALID)

@@ -5,6 +5,7 @@
 # %% ../nbs/07_serialization.ipynb 2
 from __future__ import annotations
 
+from .charclasses import check_type
 from .parsing import ParsedURL
 
 # %% auto 0
@@ -13,8 +14,7 @@ __all__ = ['serialize_parsed_url']
 # %% ../nbs/07_serialization.ipynb 5
 def serialize_parsed_url(u: ParsedURL) -> str | None:
     "The steps to serialize a parsed URL; `None` for an invalid one."
-    if not isinstance(u, ParsedURL):
-        raise TypeError(f'serialize_parsed_url() argument u must be ParsedURL, not {type(u).__name__}')
+    check_type('serialize_parsed_url', 'u', u, ParsedURL)
     scheme, user, password, host, port, path, query, fragment, invalid, _ = u
     if invalid:                                                              # step 2
         return None

@@ -10,23 +10,34 @@ from functools import lru_cache
 
 from .canonicalization import canonicalize_fragment, canonicalize_parsed_url, canonicalize_path
 from .canonicalization import canonicalize_query, canonicalize_scheme, protect_double_slash
-from .canonicalization import FRAGMENT_OCTETS, PATH_OCTETS, QUERY_OCTETS, EncodeSet, _UNRESERVED_HEX
-from .canonicalization import _escape_alternatives
-from .charclasses import NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, LazyRegex, preprocess
+from .canonicalization import FRAGMENT_OCTETS, PATH_OCTETS, QUERY_OCTETS, EncodeSet
+from .canonicalization import UNRESERVED_ESCAPES, escape_alternatives
+from .charclasses import NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, LazyRegex, NamedTuple
+from .charclasses import preprocess
 from .host import canonicalize_host
 from .parsing import ParsedURL, parse_url
 from .resolution import merge_path, remove_dot_segments
 from .serialization import serialize_parsed_url
 
 # %% auto 0
-__all__ = ['PATH_CHAR', 'QUERY_CHAR', 'FRAGMENT_CHAR', 'char_class', 'canonical_url_pattern', 'already_canonical', 'clean_link']
+__all__ = ['NO_SHORTCUT', 'PATH_CHAR', 'QUERY_CHAR', 'FRAGMENT_CHAR', 'URL_TIERS', 'LINK_TIERS', 'NoShortcut', 'char_class',
+           'canonical_url_pattern', 'already_canonical', 'unchanged_url', 'CanonicalBase', 'clean_link',
+           'fast_absolute', 'BaseRecord', 'base_record', 'fast_relative']
 
 # %% ../nbs/13_shortcuts.ipynb 5
-_NOT_FAST = object()            # "the shortcut does not apply" (None already means "invalid")
+class NoShortcut:
+    "The type of `NO_SHORTCUT`: a shortcut's answer to input that is not of its shape."
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return 'NO_SHORTCUT'
+
+
+NO_SHORTCUT = NoShortcut()      # "does not apply" (`None` keeps its meaning: invalid)
 
 
 def _no_shortcut_scheme(scheme: str) -> bool:
-    "Schemes the shortcuts leave to the full algorithms: drives, `file` and the never-hierarchical ones."
+    "Schemes left to the steps: drives, `file` and the never-hierarchical ones."
     return len(scheme) < 2 or scheme == 'file' or scheme in NOT_HIERARCHICAL_SCHEMES
 
 # %% ../nbs/13_shortcuts.ipynb 7
@@ -51,7 +62,8 @@ def _kept_by(octets: EncodeSet, separators: str = ''):
 PATH_CHAR = char_class(_kept_by(PATH_OCTETS, '%/?#\\'))
 QUERY_CHAR = char_class(_kept_by(QUERY_OCTETS, '#'))
 FRAGMENT_CHAR = char_class(_kept_by(FRAGMENT_OCTETS))
-_KEPT_ESCAPE = (f"%(?!{_escape_alternatives(_UNRESERVED_HEX)})"   # an escape that stays
+# an escape that stays
+_KEPT_ESCAPE = (f"%(?!{escape_alternatives(UNRESERVED_ESCAPES)})"
                 f"[0-9A-Fa-f]{{2}}")
 
 # %% ../nbs/13_shortcuts.ipynb 10
@@ -78,15 +90,30 @@ def already_canonical(url: str) -> bool:
     return (_CANONICAL_URL_RE.fullmatch(url) is not None
             and '/.' not in url and '..' not in url)
 
+
+def unchanged_url(url: str, base: None, charset: str | None) -> str | NoShortcut:
+    "The first tier: `url` itself, when it has the already-canonical shape (no base)."
+    if _CANONICAL_URL_RE.fullmatch(url) is None or '/.' in url or '..' in url:
+        return NO_SHORTCUT          # `already_canonical`, inlined: the hot path
+    return url
+
 # %% ../nbs/13_shortcuts.ipynb 13
+class CanonicalBase(NamedTuple):
+    "The parts of an already-canonical base that a clean link is joined to."
+    origin: str             # `scheme://host`
+    through_path: str       # the base up to the end of its path
+    through_query: str      # the base up to the end of its query
+    path: str
+
+
 @lru_cache(maxsize=512)
-def _canonical_base(base: str) -> tuple | None:
-    "For an already-canonical `base`: `(scheme://host, up to the path, up to the query, path, {})`."
+def _canonical_base(base: str) -> CanonicalBase | None:
+    "The parts of `base` when it is of the already-canonical shape, else `None`."
     m = _CANONICAL_URL_RE.fullmatch(base)
     if m is None or '/.' in base or '..' in base:
         return None
     p, q = m.end(1), m.end(2)
-    return base[:p], base[:q], base[:m.end(3)], base[p:q], {}
+    return CanonicalBase(base[:p], base[:q], base[:m.end(3)], base[p:q])
 
 
 _CLEAN_LINK = '|'.join([
@@ -98,32 +125,27 @@ _CLEAN_LINK = '|'.join([
 _CLEAN_LINK_RE = LazyRegex(_CLEAN_LINK)
 
 
-def clean_link(url: str, base: str) -> str | None:
-    "The canonical form of link `url` against `base` when both have the clean shapes above, else `None`."
+def clean_link(url: str, base: str, charset: str | None) -> str | NoShortcut:
+    "The second tier: link `url` of a clean shape against an already-canonical `base`."
     b = _canonical_base(base)
-    if b is None:
-        return None
-    m = _CLEAN_LINK_RE.fullmatch(url)
+    m = None if b is None else _CLEAN_LINK_RE.fullmatch(url)
     if m is None:
-        return None
+        return NO_SHORTCUT
     kind = m.lastgroup
-    if kind == 'relative':                                                        # 4: step 6
-        up = m.end(4)                                           # the end of the `../` steps
+    if kind == 'relative':                                                  # 4: step 6
+        up = m.end(4)                                   # the end of the `../` steps
         if url.find('/.', up) >= 0:
-            return None
-        directory = b[4].get(up)                                # `scheme://host` + the directory
-        if directory is None:
-            directory = b[4][up] = b[0] + b[3].rsplit('/', up // 3 + 1)[0] + '/'
-        return directory + url[up:]
-    if kind == 'fragment':                                                        # 1: step 5
-        return b[2] + url
-    if kind == 'query':                                                           # 2: step 4
-        return b[1] + url
+            return NO_SHORTCUT
+        return b.origin + b.path.rsplit('/', up // 3 + 1)[0] + '/' + url[up:]
+    if kind == 'fragment':                                                  # 1: step 5
+        return b.through_query + url
+    if kind == 'query':                                                     # 2: step 4
+        return b.through_path + url
     if '/.' in url:
-        return None
-    if kind == 'rooted':                                                          # 3: step 3
-        return b[0] + url
-    return url if '..' not in url else None                                       # 5: steps 9-10
+        return NO_SHORTCUT
+    if kind == 'rooted':                                                    # 3: step 3
+        return b.origin + url
+    return url if '..' not in url else NO_SHORTCUT                      # 5: steps 9-10
 
 # %% ../nbs/13_shortcuts.ipynb 16
 _FAST_URL = (                                               # classes as printable-ASCII ranges (see above)
@@ -135,15 +157,16 @@ _FAST_URL = (                                               # classes as printab
 _FAST_URL_RE = LazyRegex(_FAST_URL)
 
 
-def _fast_absolute(url: str, charset: str | None):
-    "The canonical form of an absolute URL of the common shape, `None` if invalid, `_NOT_FAST` otherwise."
+def fast_absolute(url: str, base: str | None,
+                  charset: str | None) -> str | None | NoShortcut:
+    "The third tier: an absolute URL of the common shape, with no base or a valid one."
     m = _FAST_URL_RE.fullmatch(url)
-    if m is None:
-        return _NOT_FAST
+    if m is None or (base is not None and base_record(base).parsed.invalid):
+        return NO_SHORTCUT
     scheme_text, host_text, path, query, fragment = m.groups()
     scheme = scheme_text.lower()                                                     # C2
     if _no_shortcut_scheme(scheme):
-        return _NOT_FAST
+        return NO_SHORTCUT
     host = canonicalize_host(host_text, scheme)                                      # C5
     if host is None:
         return None
@@ -177,39 +200,51 @@ def _split_link(s: str) -> tuple[str, str | None, str | None]:
     return s[:q], s[q + 1:h], s[h + 1:]
 
 
+class BaseRecord(NamedTuple):
+    "What the shortcuts keep of a base string (`base_record`)."
+    parsed: ParsedURL                   # `parse_url(base)`
+    prefix: str | None                  # the canonical `scheme://user-info@host:port`
+    scheme: str | None                  # the canonical scheme (with `prefix`)
+    directory: str | None               # its path's directory, when that is clean
+
+
 @lru_cache(maxsize=512)
-def _base_info(base: str) -> tuple:
-    "`(parsed base, canonical prefix, canonical scheme, clean directory)`, computed once per base string."
+def base_record(base: str) -> BaseRecord:
+    "What the shortcuts need of `base`, computed once per base string."
     c = _canonical_base(base)
-    if c is not None:                                                   # already canonical: split, not parsed
-        prefix, _, _, path, _ = c
-        scheme, host = prefix.split('://')
-        query = c[2][len(c[1]) + 1:] if len(c[2]) > len(c[1]) else None
-        fragment = base[len(c[2]) + 1:] if len(base) > len(c[2]) else None
-        b = ParsedURL(scheme, host=host, path=path, query=query, fragment=fragment, hierarchical=True)
-        return b, prefix, scheme, path[:path.rfind('/') + 1]
+    if c is not None:                           # already canonical: split, not parsed
+        scheme, host = c.origin.split('://')
+        end_query, end_path = len(c.through_query), len(c.through_path)
+        query = c.through_query[end_path + 1:] if end_query > end_path else None
+        fragment = base[end_query + 1:] if len(base) > end_query else None
+        b = ParsedURL(scheme, host=host, path=c.path, query=query, fragment=fragment,
+                      hierarchical=True)
+        return BaseRecord(b, c.origin, scheme, c.path[:c.path.rfind('/') + 1])
     m = _FAST_URL_RE.fullmatch(base)
-    if m is not None and not _no_shortcut_scheme(m.group(1).lower()):     # the first shortcut's shape
+    if m is not None and not _no_shortcut_scheme(m.group(1).lower()):  # third tier's
         scheme_text, host, path, query, fragment = m.groups()
-        b = ParsedURL(scheme_text, host=host, path=path or '', query=query, fragment=fragment, hierarchical=True)
+        b = ParsedURL(scheme_text, host=host, path=path or '', query=query,
+                      fragment=fragment, hierarchical=True)
         scheme = scheme_text.lower()
         host = canonicalize_host(host, scheme)
         prefix = scheme + '://' + host if host else None
     else:
         b = parse_url(base)
         if b.invalid or not b.hierarchical or b.host is None or b.scheme is None:
-            return b, None, None, None
+            return BaseRecord(b, None, None, None)
         scheme = canonicalize_scheme(b.scheme)
         if _no_shortcut_scheme(scheme):
-            return b, None, None, None
-        c = canonicalize_parsed_url(b._replace(path='', query=None, fragment=None))
-        prefix = serialize_parsed_url(c._replace(path=None)) if not c.invalid and c.host else None
+            return BaseRecord(b, None, None, None)
+        c = canonicalize_parsed_url(ParsedURL(b.scheme, b.user, b.password, b.host,
+                                              b.port, '', hierarchical=True))
+        usable = not c.invalid and c.host
+        prefix = serialize_parsed_url(c.with_path(None)) if usable else None
     if prefix is None:
-        return b, None, None, None
+        return BaseRecord(b, None, None, None)
     directory = merge_path('', b.path, True)
     if remove_dot_segments(directory) != directory:
         directory = None
-    return b, prefix, scheme, directory
+    return BaseRecord(b, prefix, scheme, directory)
 
 
 _LEADING_UP_RE = LazyRegex(r'(?:\.\./)*+')
@@ -230,12 +265,16 @@ def _merge_clean(directory: str, path: str) -> str | None:
     return directory[:cut + 1] + rest
 
 
-def _fast_relative(url: str, info: tuple, charset: str | None):
-    "The canonical form of relative link `url` against the base described by `info`, or `_NOT_FAST`."
+def fast_relative(url: str, base: str | None, charset: str | None) -> str | NoShortcut:
+    "The fourth tier: a relative link `url` against a base with a canonical prefix."
+    record = None if base is None else base_record(base)
+    if record is None or record.prefix is None:
+        return NO_SHORTCUT
     s = preprocess(url)
     if not s or _SCHEME_OR_AUTHORITY_RE.match(s):
-        return _NOT_FAST
-    b, prefix, scheme, directory = info
+        return NO_SHORTCUT
+    b, prefix, scheme, directory = record.parsed, record.prefix, record.scheme, \
+        record.directory
     path, query, fragment = _split_link(s)
     if path:
         if path[0] in SLASH_CHARS:
@@ -253,3 +292,7 @@ def _fast_relative(url: str, info: tuple, charset: str | None):
     if fragment is not None:
         out += '#' + canonicalize_fragment(fragment)
     return out
+
+# %% ../nbs/13_shortcuts.ipynb 23
+URL_TIERS = (unchanged_url, fast_absolute)
+LINK_TIERS = (clean_link, fast_absolute, fast_relative)

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 # %% auto 0
-__all__ = ['OFF', 'REASONS', 'STEPS', 'SECTIONS', 'Step', 'trace_for', 'Recording', 'quiet', 'Reason']
+__all__ = ['OFF', 'REASONS', 'STEPS', 'SECTIONS', 'Step', 'trace_for', 'Recording', 'quiet', 'untraced', 'Reason']
 
 # %% ../nbs/14_trace.ipynb 6
 class Step(NamedTuple):
@@ -119,6 +119,14 @@ def quiet():
         _RECORDER.reset(token)
 
 # %% ../nbs/14_trace.ipynb 10
+def untraced(f, *args):
+    "`f(*args)`, with nothing recording its steps."
+    if _RECORDER.get() is None:
+        return f(*args)
+    with quiet():
+        return f(*args)
+
+# %% ../nbs/14_trace.ipynb 12
 class Reason(NamedTuple):
     "One way a URL can be invalid."
     section: str    # the algorithm whose step fails
@@ -173,7 +181,7 @@ REASONS = {r[0]: Reason(*r[1:]) for r in [
      'port {port} is above 65535 (canonicalization C6)', 'http://example.com:99999/'),
 ]}
 
-# %% ../nbs/14_trace.ipynb 12
+# %% ../nbs/14_trace.ipynb 14
 STEPS = {(section, number): what for section, rows in {
     'parse': [('2', 'a UNC path: a file: URL with its server as host'),
               ('3', 'no scheme: a relative reference'),
@@ -221,7 +229,7 @@ STEPS = {(section, number): what for section, rows in {
                  ('8-9', 'characters new since Unicode 3.2: mapped and normalized once more')],
 }.items() for number, what in rows}
 
-# %% ../nbs/14_trace.ipynb 14
+# %% ../nbs/14_trace.ipynb 16
 SECTIONS = {'parse': ('Parsing', 'parsing'), 'resolve': ('Resolution', 'resolution'),
             'relative': ('Resolution', 'resolution'), 'canon': ('Canonicalization', 'canonicalization'),
             'host': ('Host canonicalization', 'host'), 'nameprep': ('Nameprep', 'nameprep')}
