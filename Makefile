@@ -16,7 +16,7 @@ export WEBURL_TESTDATA := $(TESTDATA)
 BENCHDATA ?= $(or $(WEBURL_BENCHDATA),../shared/bench)
 FUZZ_SECONDS ?= 600
 
-.PHONY: help install dev run fuzz fuzz-smoke export outputs readme test pytest nbtest check-sync conformance site site-test bench bench-record bench-scale bench-scale-record
+.PHONY: help install dev run fuzz fuzz-smoke export outputs readme test pytest nbtest check-sync conformance test-matrix test-wheel site site-test bench bench-record bench-scale bench-scale-record
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -76,6 +76,12 @@ conformance:  ## agreement with the data per mode (THIS, chrome, gecko, ie) and 
 test-spark:  ## the Spark recipes and tests on local[*] (pip install -e '.[spark]'; Java: apt-get install default-jre-headless)
 	WEBURL_TEST_SPARK=1 $(PY) -m pytest -q -rs tests/test_spark.py
 	$(call tool,nbdev_test) --path nbs/12a_frames.ipynb --flags spark
+
+test-matrix:  ## the pytest suite under every CPython >= min_python found here (one venv each, in .matrix/), and the conformance cases under Pyodide in node; a table of the results
+	$(PY) tools/matrix.py $(MATRIX_ARGS)
+
+test-wheel:  ## build the wheel, install it into a fresh venv outside the checkout, and run the smoke test there
+	$(PY) tools/wheel_smoke.py
 
 check-sync:  ## weburl_nb/ and README.md equal what nbs/ generates; notebooks are clean
 	$(PY) tools/check_sync.py
