@@ -232,3 +232,15 @@ def test_jobs_relay_progress_count_when_a_worker_writes_every_block(method):
         assert p.returncode == 1 and p.stdout.count(b"\n") == 1000
         last = p.stderr.rsplit(b"\r", 1)[1]
         assert last.startswith(b"weburl: 1,000 lines in ") and last.endswith(b"lines/s\x1b[K\n")
+
+
+@pytest.mark.parametrize("base, why", [
+    ("a", b"invalid URL 'a': no scheme"),
+    ("http://h:99999/", b"invalid URL 'http://h:99999/': port 99999 is above 65535")])
+def test_bad_base_is_one_usage_error_before_any_input(base, why):
+    "A --base that is no valid URL: one message naming --base, exit status 2, nothing read or written."
+    bad = run(["--base", base], stdin=b"b\nc\n" * 1000)
+    assert bad.returncode == 2 and bad.stdout == b""
+    lines = [line for line in bad.stderr.splitlines() if b"error" in line]
+    assert len(lines) == 1 and lines[0].startswith(b"weburl: error: argument --base: " + why)
+    assert run(["--base", base, "http://ok/"]).returncode == 2            # arguments as well

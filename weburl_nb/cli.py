@@ -14,6 +14,7 @@ from functools import partial
 
 from . import __version__
 from .batch import canonicalize_many, ordered_map, usable_cores
+from .entry import url_to_canon_url
 from .canonicalization import canonicalize_parsed_url
 from .encoding import charset_encoding
 from .host import PROFILES
@@ -58,6 +59,15 @@ def _help_formatter(prog: str) -> argparse.HelpFormatter:
             columns = 0
     return argparse.HelpFormatter(prog, width=(columns or 80) - 2)
 
+
+def _base_problem(args: argparse.Namespace) -> str | None:
+    "Why `--base` is no URL to resolve against (it is invalid on its own), or None."
+    if url_to_canon_url(args.base, None, args.charset, args.browser) is not None:
+        return None
+    from weburl_nb.explain import explain
+    reason = explain(args.base, None, args.charset, args.browser).reason
+    return f'invalid URL {args.base[:MESSAGE_INPUT]!r}: {reason}'
+
 # %% ../nbs/08_cli.ipynb 6
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     "The command line of `weburl`."
@@ -90,6 +100,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         p.error('--surt goes with neither --json nor --compare')
     if args.explain and (args.surt or args.compare):
         p.error('--explain goes with neither --surt nor --compare')
+    if args.base is not None and (why := _base_problem(args)) is not None:
+        p.error(f'argument --base: {why}')           # exit 2, before any input is read
     return args
 
 # %% ../nbs/08_cli.ipynb 8
