@@ -143,3 +143,46 @@ def test_parsed_url_html_table():
     assert got['hierarchical'] == 'True' and got['invalid'] == 'False'
     assert dict(zip(names, [c.split('</td>')[0] for c in
                             parse_url('x')._repr_html_().split('<td>')[1:]]))['invalid'] == 'True'
+
+
+def test_canonicalize_many_streams_iterators_and_keeps_lists():
+    "A list in, a list out; an iterator in, an iterator out, read one URL (and one base) per answer."
+    links, pages = ["../a", "B?x", "HTTP://Q/"], ["http://h/d/p", "http://k/", "http://z/"]
+    expected = [url_to_canon_url(u, b) for u, b in zip(links, pages)]
+    assert weburl_nb.canonicalize_many(links, pages) == expected
+    assert weburl_nb.canonicalize_many(tuple(links)) == [url_to_canon_url(u) for u in links]
+    read = []
+
+    def counted(items):
+        for item in items:
+            read.append(item)
+            yield item
+    out = weburl_nb.canonicalize_many(counted(links), counted(pages))
+    assert not isinstance(out, list) and read == []             # nothing read before asked
+    assert next(out) == expected[0] and len(read) == 2          # one URL and its base
+    assert list(out) == expected[1:]
+    one_base = weburl_nb.canonicalize_many(counted(["x", "y"]), "http://h/")
+    assert next(one_base) == "http://h/x"
+    with pytest.raises(ValueError, match="more bases"):
+        list(weburl_nb.canonicalize_many(iter(["http://a/"]), iter(["x:", "y:"])))
+    with pytest.raises(ValueError, match="bases for more"):
+        list(weburl_nb.canonicalize_many(iter(["a", "b"]), iter(["http://h/"])))
+    with pytest.raises(LookupError):
+        weburl_nb.canonicalize_many(iter(["http://a/"]), charset="bogus")       # at the call
+
+
+def test_canonicalize_many_memory_is_flat_on_a_stream():
+    "200,000 generated pairs streamed: the peak of traced allocations stays far below a list's."
+    import tracemalloc
+    n = 200_000
+    links = (f"../p{i % 5000}/{i}.html?q={i}" for i in range(n))
+    pages = (f"http://h{i % 300}.example/d{i % 97}/page.html" for i in range(n))
+    weburl_nb.canonicalize_many(["x"], "http://h/")           # imports and caches warmed up
+    tracemalloc.start()
+    try:
+        count = sum(1 for c in weburl_nb.canonicalize_many(links, pages) if c is not None)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert count == n
+    assert peak < 4_000_000, peak          # 0.4 MB measured; the same pairs as lists: 20 MB

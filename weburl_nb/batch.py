@@ -8,9 +8,11 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from itertools import repeat
 
 from . import url_to_canon_url
+from .encoding import encoder_for
 from .host import profile_for
 
 # %% auto 0
@@ -22,23 +24,46 @@ def _as_list(items: Iterable) -> list | tuple:
     return items if isinstance(items, (list, tuple)) else list(items)
 
 
+def _aligned(urls: Iterable, bases: Iterable, canon: Callable) -> Iterator[str | None]:
+    "`canon(url, base)` for the pairs of *urls* and *bases*, read lazily; both must end together."
+    bases, done = iter(bases), 0
+    for url in urls:
+        base = next(bases, _END)
+        if base is _END:
+            raise ValueError(f'{done} bases for more URLs')
+        yield canon(url, base)
+        done += 1
+    if next(bases, _END) is not _END:
+        raise ValueError(f'more bases than the {done} URLs')
+
+
+_END = object()                             # the end of an iterator of bases
+
+
 def canonicalize_many(
     urls: Iterable[str],  # the URLs or links, each a `str`
     base: str | Iterable[str | None] | None = None,  # one base, one per URL, or None
     charset: str | None = None,  # document encoding for queries (WHATWG label)
     browser: str = 'this',  # whose behaviour to follow
-) -> list[str | None]:  # the canonical URLs in input order, None where invalid
-    "`[url_to_canon_url(u, base, charset, browser) for u in urls]`; *base* may vary."
+) -> list[str | None] | Iterator[str | None]:  # in input order, None where invalid
+    "`url_to_canon_url` over *urls*: a list for a list or tuple, else an iterator."
     if isinstance(urls, (str, bytes)):
         raise TypeError('canonicalize_many() wants an iterable of URLs, not one URL')
     profile_for(browser)                              # an unknown browser fails at once
-    if base is None or isinstance(base, str):
-        return list(map(url_to_canon_url, urls, repeat(base), repeat(charset),
-                        repeat(browser)))
-    urls, base = _as_list(urls), _as_list(base)
-    if len(base) != len(urls):
-        raise ValueError(f'{len(base)} bases for {len(urls)} URLs')
-    return list(map(url_to_canon_url, urls, base, repeat(charset), repeat(browser)))
+    if charset is not None and not isinstance(charset, str):
+        raise TypeError(f'canonicalize_many() argument charset must be str or None, '
+                        f'not {type(charset).__name__}')
+    if charset is not None:
+        encoder_for(charset)                          # LookupError: no such encoding
+    one = base is None or isinstance(base, str)
+    if isinstance(urls, (list, tuple)):
+        bases = repeat(base) if one else _as_list(base)
+        if not one and len(bases) != len(urls):
+            raise ValueError(f'{len(bases)} bases for {len(urls)} URLs')
+        return list(map(url_to_canon_url, urls, bases, repeat(charset), repeat(browser)))
+    if one:                                           # streamed: one URL in, one out
+        return map(url_to_canon_url, urls, repeat(base), repeat(charset), repeat(browser))
+    return _aligned(urls, base, partial(url_to_canon_url, charset=charset, browser=browser))
 
 # %% ../nbs/12_at_scale.ipynb 12
 def usable_cores() -> int:
