@@ -49,10 +49,12 @@ def test_data_files_present():
 # THIS). The floor is the lowest figure accepted: 0.90 while the profiles are being built
 # (a half-built profile may at first agree less than THIS does), then raised to what they
 # reach; the goal is 0.99. `python tests/conformance.py --browsers` prints the figures.
-FLOOR = {"chrome": 0.996, "gecko": 0.991, "ie": 0.991}
+# Gecko's overall figure went from 0.991 to 0.9907 when its profile began at the first step:
+# three recorded cases fixed, five cases without a Gecko record now meet Gecko's `;` rule.
+FLOOR = {"chrome": 0.996, "gecko": 0.990, "ie": 0.992}
 # The same over the cases that carry a record of that browser's own (the figure that
 # matters most: the other cases only expect THIS's answer).
-RECORDED_FLOOR = {"chrome": 0.987, "gecko": 0.972, "ie": 0.976}
+RECORDED_FLOOR = {"chrome": 0.987, "gecko": 0.981, "ie": 0.985}
 _RESULTS = {}
 
 

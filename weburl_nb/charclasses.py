@@ -11,8 +11,8 @@ from collections import namedtuple
 
 # %% auto 0
 __all__ = ['ALPHA', 'DIGIT', 'UNRESERVED', 'SCHEME_CHARS', 'SLASH_CHARS', 'AUTHORITY_TERMINATORS', 'CONTROL_CHARS',
-           'NOT_HIERARCHICAL_SCHEMES', 'TYPE_CHECKING', 'is_not_hierarchical_scheme', 'LazyRegex', 'check_type',
-           'remove_tab_lf_cr', 'preprocess']
+           'NOT_HIERARCHICAL_SCHEMES', 'TYPE_CHECKING', 'NONCHARACTER_RULES', 'is_not_hierarchical_scheme', 'LazyRegex',
+           'check_type', 'remove_tab_lf_cr', 'preprocess', 'replace_noncharacters']
 
 # %% ../nbs/00_charclasses.ipynb 5
 ALPHA = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
@@ -137,8 +137,34 @@ def remove_tab_lf_cr(s: str) -> str:
     return s
 
 
-def preprocess(s: str) -> str:
-    "The steps to preprocess a string: step 2 (U+FFFD), step 3 (drop TAB/LF/CR), step 4 (trim VT/FF/SPACE)."
-    if not s.isascii():
+def preprocess(s: str, noncharacters: bool = True) -> str:
+    "Steps 2 (U+FFFD; not if `noncharacters=False`), 3 (drop TAB/LF/CR), 4 (trim)."
+    if noncharacters and not s.isascii():
         s = _NONCHARACTERS_RE.sub('\ufffd', s)               # step 2
     return remove_tab_lf_cr(s).strip(_TRIMMED)               # steps 3 and 4
+
+# %% ../nbs/00_charclasses.ipynb 34
+_PAIR_RE = LazyRegex('[\ud800-\udbff][\udc00-\udfff]')
+_SURROGATES = '\ud800-\udfff'
+_SURROGATES_RE = LazyRegex(f'[{_SURROGATES}]')
+_ONLY_NONCHARACTERS_RE = LazyRegex(f'[{_NONCHARACTERS[len(_SURROGATES):]}]')
+NONCHARACTER_RULES = ('replace', 'keep', 'drop')
+
+
+def _one_code_point(m) -> str:
+    return m.group().encode('utf-16-le', 'surrogatepass').decode('utf-16-le')
+
+
+def replace_noncharacters(s: str, rule: str = 'replace', pairs: bool = False) -> str:
+    "Step 2 as a profile has it: noncharacters replaced, kept or dropped (`rule`)."
+    if rule not in NONCHARACTER_RULES:
+        raise ValueError(f'rule must be one of {NONCHARACTER_RULES}, not {rule!r}')
+    if s.isascii():
+        return s
+    if pairs:                       # departure: a surrogate pair is one code point
+        s = _PAIR_RE.sub(_one_code_point, s)
+    if rule == 'keep':              # departure: Gecko keeps noncharacters (the note)
+        return _SURROGATES_RE.sub('\ufffd', s)
+    if rule == 'drop':              # departure: IE drops them (the note)
+        return _SURROGATES_RE.sub('\ufffd', _ONLY_NONCHARACTERS_RE.sub('', s))
+    return _NONCHARACTERS_RE.sub('\ufffd', s)

@@ -109,8 +109,8 @@ def json_line(text: str, parsed_base, charset: str | None,
               browser: str = 'this') -> tuple[bool, str]:
     "`(invalid, JSON line)` for one input; *parsed_base* None: it is its own base."
     import json
-    base = parsed_base if parsed_base is not None else parse_url(text)
-    url = canonicalize_parsed_url(resolve_url(text, base), charset, browser)
+    base = parsed_base if parsed_base is not None else parse_url(text, browser)
+    url = canonicalize_parsed_url(resolve_url(text, base, browser), charset, browser)
     record = {'input': text, 'url': serialize_parsed_url(url),
               **{k: getattr(url, k) for k in COMPONENTS},
               'invalid': url.invalid, 'hierarchical': url.hierarchical}
@@ -136,7 +136,7 @@ def convert_lines(lines: list[str], args: argparse.Namespace
             return [json.dumps(e.as_dict(), ensure_ascii=False) for e in found], bad
         return [f'{e}\n' for e in found], bad
     if args.json:
-        parsed_base = None if args.base is None else parse_url(args.base)
+        parsed_base = None if args.base is None else parse_url(args.base, args.browser)
         pairs = [json_line(t, parsed_base, args.charset, args.browser) for t in lines]
         bad = [i for i, (invalid, _) in enumerate(pairs) if invalid]
         return [line for _, line in pairs], bad

@@ -26,10 +26,16 @@ class Stages(NamedTuple):
     result: str | None      # its serialization: the canonical URL, `None` if invalid
 
 
+def _browser(profile: HostProfile) -> str:
+    "The name that picks `profile` (`'this'` for THIS: parsing's own fast route)."
+    return 'this' if profile is THIS else profile.name
+
+
 def _stages(url: str, parsed_base: ParsedURL, charset: str | None,
             profile: HostProfile) -> Stages:
     "Resolve, canonicalize and serialize, the arguments checked and the base parsed."
-    resolved = resolve_url(url, parsed_base)
+    browser = 'this' if profile is THIS else profile.name     # as `_browser`, inlined
+    resolved = resolve_url(url, parsed_base, browser)        # the profile from step 1
     canonical = canonicalize_checked(resolved, charset, profile)
     return Stages(parsed_base, resolved, canonical, serialize_parsed_url(canonical))
 
@@ -37,10 +43,10 @@ def _stages(url: str, parsed_base: ParsedURL, charset: str | None,
 def pipeline(url: str, base: str | None = None, charset: str | None = None,
              browser: str = 'this', *, caller: str = 'pipeline') -> Stages:
     """Every stage of canonicalizing `url` against `base` (default: `url`) in `charset`,
-    with `browser`'s host profile; errors name `caller`.
+    with `browser`'s profile from the first step; errors name `caller`.
     `pipeline('../c', 'http://h/a/b').result == 'http://h/c'`"""
     url, base, charset, profile = check_arguments(caller, url, base, charset, browser)
-    parsed_base = untraced(parse_url, url if base is None else base)
+    parsed_base = untraced(parse_url, url if base is None else base, _browser(profile))
     return _stages(url, parsed_base, charset, profile)
 
 # %% ../nbs/07a_entry.ipynb 9
@@ -58,8 +64,8 @@ def url_to_canon_url(url: str, base: str | None = None, charset: str | None = No
         url, base, charset, profile = check_arguments('url_to_canon_url', url, base,
                                                       charset, browser)
         if profile is not THIS:                 # the shortcuts are THIS's
-            return _stages(url, parse_url(url if base is None else base), charset,
-                           profile).result
+            return _stages(url, parse_url(url if base is None else base, profile.name),
+                           charset, profile).result
     for tier in URL_TIERS if base is None else LINK_TIERS:     # the shortcuts, in order
         out = tier(url, base, charset)
         if out is not NO_SHORTCUT:

@@ -117,10 +117,10 @@ def explain(url: str, base: str | None = None, charset: str | None = None, brows
     _check(url, base, charset, browser)
     profile_for(browser)                                  # an unknown browser: ValueError
     with quiet():
-        parsed_base = parse_url(url if base is None else base)
-        parsed = parse_url(url)
+        parsed_base = parse_url(url if base is None else base, browser)
+        parsed = parse_url(url, browser)
     with Recording() as rec:
-        resolved = resolve_url(url, parsed_base)
+        resolved = resolve_url(url, parsed_base, browser)
         canonical = canonicalize_parsed_url(resolved, charset, browser)
         result = serialize_parsed_url(canonical)
     steps = rec.steps if base is not None else _no_base(rec.steps)

@@ -13,6 +13,8 @@ from .ipaddr import canonicalize_ipv4, canonicalize_ipv6
 from .nameprep import (NAMEPREP_CHROME, NAMEPREP_GECKO, NAMEPREP_IE,
                                 NAMEPREP_THIS, NameprepProfile, bidi_step,
                                 has_unassigned, nameprep, prohibit_step)
+from .parsing import (PARSE_CHROME, PARSE_GECKO, PARSE_IE, PARSE_THIS,
+                               ParseProfile)
 from .trace import OFF, trace_for
 
 # %% auto 0
@@ -26,8 +28,9 @@ __all__ = ['THIS', 'CHROME', 'GECKO', 'IE', 'PROFILES', 'HOST_CACHE_SIZE', 'Host
 
 # %% ../nbs/05_host.ipynb 5
 class HostProfile(NamedTuple):
-    "The choices of one behaviour in the marked steps of CanonicalizeHost."
+    "The choices of one behaviour in the marked steps of CanonicalizeHost (and before)."
     name: str
+    parse: ParseProfile             # preprocessing and parsing (01_parsing)
     nameprep: NameprepProfile       # steps 11, 20.2.1.1, 20.2.2.4: the Nameprep variant
     fallback_lowercase: bool        # step 4: give up with `s` lowercased, not fail
     reject_encoded_bracket: bool    # step 5: a host starting with `%5B` fails
@@ -61,7 +64,7 @@ class HostProfile(NamedTuple):
 _C0 = ''.join(map(chr, range(0x20)))
 # Fields in the order of the steps: 4-5; 6-10; 11-13; 14-18; 20; 23-26; 27; 28-29; 30.
 THIS = HostProfile(
-    name='THIS', nameprep=NAMEPREP_THIS,
+    name='THIS', parse=PARSE_THIS, nameprep=NAMEPREP_THIS,
     fallback_lowercase=False, reject_encoded_bracket=True,
     decode_utf8=True, decode_ascii='', root_dot_first=False,
     nameprep_whole_host=True, reject_percent=False, null_space_rule=False,
@@ -76,7 +79,7 @@ THIS = HostProfile(
 )
 _CHROME_ENCODE = ' !"#$&\'()*,<=>@^`{|}'
 CHROME = HostProfile(
-    name='CHROME', nameprep=NAMEPREP_CHROME,
+    name='CHROME', parse=PARSE_CHROME, nameprep=NAMEPREP_CHROME,
     fallback_lowercase=False, reject_encoded_bracket=False,
     decode_utf8=True, decode_ascii='', root_dot_first=True,
     nameprep_whole_host=False, reject_percent=True, null_space_rule=False,
@@ -92,7 +95,7 @@ CHROME = HostProfile(
     hex_lowercase=False,
 )
 GECKO = HostProfile(
-    name='GECKO', nameprep=NAMEPREP_GECKO,
+    name='GECKO', parse=PARSE_GECKO, nameprep=NAMEPREP_GECKO,
     fallback_lowercase=True, reject_encoded_bracket=False,
     decode_utf8=False, decode_ascii='', root_dot_first=False,
     nameprep_whole_host=True, reject_percent=False, null_space_rule=True,
@@ -110,7 +113,7 @@ _IE_DECODE = ''.join(map(chr, [*range(0x21), 0x22, 0x2D, 0x2E, 0x2F, *range(0x30
                                0x3C, 0x3E, 0x3F, *range(0x41, 0x5B), 0x5C,
                                *range(0x5E, 0x80)]))
 IE = HostProfile(
-    name='IE', nameprep=NAMEPREP_IE,
+    name='IE', parse=PARSE_IE, nameprep=NAMEPREP_IE,
     fallback_lowercase=False, reject_encoded_bracket=False,
     decode_utf8=False, decode_ascii=_IE_DECODE, root_dot_first=True,
     nameprep_whole_host=True, reject_percent=False, null_space_rule=False,

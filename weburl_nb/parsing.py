@@ -6,15 +6,17 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .charclasses import (NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, LazyRegex, NamedTuple,
-                                   check_type, preprocess)
+                                   check_type, preprocess, replace_noncharacters)
 from .trace import trace_for
 
 # %% auto 0
-__all__ = ['INVALID_URL_STR', 'ParsedURL', 'parse_url', 'parse_preprocessed', 'find_scheme', 'split_path_query_fragment',
-           'parse_hierarchical', 'split_authority', 'parse_mailto_url', 'parse_drive_url', 'parse_file_url',
-           'parse_unc_path']
+__all__ = ['INVALID_URL_STR', 'PARSE_THIS', 'PARSE_CHROME', 'PARSE_GECKO', 'PARSE_IE', 'ParsedURL', 'ParseProfile',
+           'parse_profile_for', 'finish_step2', 'parse_url', 'parse_in_profile', 'parse_preprocessed', 'find_scheme',
+           'split_path_query_fragment', 'parse_hierarchical', 'split_authority', 'parse_mailto_url', 'parse_drive_url',
+           'parse_file_url', 'parse_unc_path']
 
 # %% ../nbs/01_parsing.ipynb 5
 _COMPONENTS = ('scheme', 'user', 'password', 'host', 'port', 'path', 'query',
@@ -111,12 +113,61 @@ class ParsedURL(NamedTuple):
         return self._replace(port=str(port) if isinstance(port, int) else port)
 
 # %% ../nbs/01_parsing.ipynb 9
-def parse_url(s: str) -> ParsedURL:
-    "The steps to parse a URL: preprocess `s`, then split it into a `ParsedURL`."
-    return parse_preprocessed(preprocess(check_type('parse_url', 's', s)))
+class ParseProfile(NamedTuple):
+    "The choices of one behaviour in the steps before the host."
+    name: str
+    host_noncharacters: str     # preprocess 2, in the host: replace, keep or drop
+    host_surrogate_pairs: bool  # preprocess 2, in the host: a pair is one code point
+    authority_ends: str         # 3.2 step 2: more characters ending the authority
+
+    @property
+    def late_step2(self) -> bool:
+        "Whether preprocessing step 2 waits until the host is known."
+        return self.host_noncharacters != 'replace' or self.host_surrogate_pairs
 
 
-def parse_preprocessed(s: str) -> ParsedURL:
+PARSE_THIS = ParseProfile('THIS', 'replace', False, '')
+# Departures (the notes on step 2 in the host and on Gecko's `;`).
+PARSE_CHROME = ParseProfile('CHROME', 'replace', True, '')
+PARSE_GECKO = ParseProfile('GECKO', 'keep', True, ';')
+PARSE_IE = ParseProfile('IE', 'drop', True, '')
+
+
+def parse_profile_for(browser: str) -> ParseProfile:
+    "The `ParseProfile` of `browser` (`this`, `chrome`, `gecko` or `ie`, in any case)."
+    from weburl_nb.host import profile_for      # the host section builds on this one
+    return profile_for(browser).parse
+
+# %% ../nbs/01_parsing.ipynb 10
+_LATER = ('scheme', 'user', 'password', 'port', 'path', 'query', 'fragment')
+
+
+def finish_step2(u: ParsedURL, profile: ParseProfile) -> ParsedURL:
+    "Preprocessing step 2 after parsing: the host by `profile`, the rest as THIS."
+    done = {k: replace_noncharacters(v) for k, v in zip(_LATER, (
+        u.scheme, u.user, u.password, u.port, u.path, u.query, u.fragment)) if v}
+    if u.host:
+        done['host'] = replace_noncharacters(u.host, profile.host_noncharacters,
+                                             profile.host_surrogate_pairs)
+    return u._replace(**done)
+
+# %% ../nbs/01_parsing.ipynb 13
+def parse_url(s: str, browser: str = 'this') -> ParsedURL:
+    "The steps to parse a URL: preprocess `s`, then split it (`browser`: whose steps)."
+    if browser == 'this':
+        return parse_preprocessed(preprocess(check_type('parse_url', 's', s)))
+    return parse_in_profile(check_type('parse_url', 's', s), parse_profile_for(browser))
+
+
+def parse_in_profile(s: str, profile: ParseProfile) -> ParsedURL:
+    "`parse_url` in `profile` (step 2 after parsing if it has rules for the host)."
+    if not profile.late_step2:
+        return parse_preprocessed(preprocess(s), profile)
+    u = parse_preprocessed(preprocess(s, noncharacters=False), profile)
+    return finish_step2(u, profile)
+
+
+def parse_preprocessed(s: str, profile: ParseProfile = PARSE_THIS) -> ParsedURL:
     "The steps to parse a URL, after preprocessing."
     trace = trace_for('parse')
     if s.startswith('\\\\'):
@@ -134,11 +185,11 @@ def parse_preprocessed(s: str) -> ParsedURL:
     if lower in NOT_HIERARCHICAL_SCHEMES:
         return trace.note('opaque', ParsedURL(scheme=scheme, path=rest))   # see the note
     if rest[:1] in SLASH_CHARS and rest:
-        return trace.note('6', parse_hierarchical(scheme, rest))       # step 6
+        return trace.note('6', parse_hierarchical(scheme, rest, profile))  # step 6
     path, query, fragment = split_path_query_fragment(rest)            # step 7
     return trace.note('7', ParsedURL(scheme=scheme, path=path, query=query, fragment=fragment))
 
-# %% ../nbs/01_parsing.ipynb 11
+# %% ../nbs/01_parsing.ipynb 15
 _SCHEME_RE = LazyRegex(r'[A-Za-z0-9+.\-]+(?=:)')
 
 
@@ -149,7 +200,7 @@ def find_scheme(s: str) -> tuple[str | None, str]:
         return None, s
     return m.group(), s[m.end() + 1:]
 
-# %% ../nbs/01_parsing.ipynb 14
+# %% ../nbs/01_parsing.ipynb 18
 _PQF_RE = LazyRegex(r'([^?#]*)(?:\?([^#]*))?(?:#(.*))?', re.DOTALL)
 
 
@@ -157,24 +208,35 @@ def split_path_query_fragment(s: str) -> tuple[str, str | None, str | None]:
     "Split `s` at the first `?` and first `#` into `(path, query, fragment)`."
     return _PQF_RE.fullmatch(s).groups()
 
-# %% ../nbs/01_parsing.ipynb 17
+# %% ../nbs/01_parsing.ipynb 21
 _HIER_RE = LazyRegex(r'([/\\]*)([^/\\?#]*)(.*)', re.DOTALL)
 
 
-def parse_hierarchical(scheme: str, rest: str) -> ParsedURL:
+@lru_cache(maxsize=None)
+def _hierarchical_re(ends: str) -> LazyRegex:
+    "`_HIER_RE` with the characters `ends` also ending the authority."
+    return LazyRegex(rf'([/\\]*)([^/\\?#{re.escape(ends)}]*)(.*)', re.DOTALL)
+
+
+def parse_hierarchical(scheme: str, rest: str,
+                       profile: ParseProfile = PARSE_THIS) -> ParsedURL:
     "[url-spec] 3.2 as amended: split the text after `scheme:` (which starts with a slash character)."
-    slashes, authority, remaining = _HIER_RE.fullmatch(rest).groups()
+    ends = profile.authority_ends
+    pattern = _hierarchical_re(ends) if ends else _HIER_RE
+    slashes, authority, remaining = pattern.fullmatch(rest).groups()
     user = password = host = port = None
     if len(slashes) == 3:                                              # step 1
         host, remaining = '', rest[2:]
     elif len(slashes) >= 2:                                            # step 2
         user, password, host, port = split_authority(authority)
+        if remaining and remaining[0] in ends:      # departure: Gecko's `;` (the note)
+            remaining = '/' + remaining
     else:                                                              # step 3
         remaining = rest
     path, query, fragment = split_path_query_fragment(remaining)
     return ParsedURL(scheme, user, password, host, port, path, query, fragment, hierarchical=True)
 
-# %% ../nbs/01_parsing.ipynb 19
+# %% ../nbs/01_parsing.ipynb 23
 def split_authority(authority: str) -> tuple[str | None, str | None, str, str | None]:
     "[url-spec] 3.3 and 3.4: split an authority into `(user, password, host, port)`."
     user = password = port = None
@@ -189,20 +251,20 @@ def split_authority(authority: str) -> tuple[str | None, str | None, str, str | 
         host, port = hostport[:last_colon], hostport[last_colon + 1:]
     return user, password, host, port
 
-# %% ../nbs/01_parsing.ipynb 25
+# %% ../nbs/01_parsing.ipynb 29
 def parse_mailto_url(scheme: str, rest: str) -> ParsedURL:
     "The steps to parse a `mailto:` URL."
     path, question, query = rest.partition('?')
     return ParsedURL(scheme=scheme, path=path, query=query if question else None)
 
-# %% ../nbs/01_parsing.ipynb 28
+# %% ../nbs/01_parsing.ipynb 32
 def parse_drive_url(letter: str, rest: str) -> ParsedURL:
     "The steps to parse a drive URL (`c:\\dir\\file` -> `file:` with an empty host)."
     rest, query, fragment = split_path_query_fragment(rest)                      # step 1
     path = '/' + letter + ':' + ('' if rest[:1] in SLASH_CHARS and rest else '/') + rest   # step 2
     return ParsedURL('file', host='', path=path, query=query, fragment=fragment, hierarchical=True)  # step 3
 
-# %% ../nbs/01_parsing.ipynb 31
+# %% ../nbs/01_parsing.ipynb 35
 _FILE_RE = LazyRegex(r'([/\\]*)([^/\\]*)(.*)', re.DOTALL)
 
 
@@ -216,7 +278,7 @@ def parse_file_url(scheme: str, rest: str) -> ParsedURL:
         host, path = None, rest                             # step 3
     return ParsedURL(scheme, host=host, path=path, query=query, fragment=fragment, hierarchical=True)
 
-# %% ../nbs/01_parsing.ipynb 34
+# %% ../nbs/01_parsing.ipynb 38
 _UNC_HOST_RE = LazyRegex(r'([^/\\]*)(.*)', re.DOTALL)   # step 3: host, then path
 
 

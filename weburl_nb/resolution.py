@@ -6,7 +6,8 @@
 from __future__ import annotations
 
 from .charclasses import LazyRegex, check_type, preprocess
-from .parsing import ParsedURL, parse_preprocessed
+from .parsing import (PARSE_THIS, ParsedURL, finish_step2, parse_preprocessed,
+                               parse_profile_for)
 from .trace import trace_for
 
 # %% auto 0
@@ -225,22 +226,27 @@ def _without_fragment(u: ParsedURL) -> ParsedURL:
     return u
 
 
-def resolve_url(s: str, base: ParsedURL) -> ParsedURL:
-    "The steps to resolve a URL: resolve the reference string `s` against the parsed URL `base`."
+def resolve_url(s: str, base: ParsedURL, browser: str = 'this') -> ParsedURL:
+    "The steps to resolve a URL: the reference `s` against the parsed URL `base`."
     s = check_type('resolve_url', 's', s)
     base = check_type('resolve_url', 'base', base, ParsedURL)
     trace = trace_for('resolve')
     if base.invalid:                                                            # step 4
         return trace.fail('4', 'base-invalid', INVALID)
-    s = trace.step('5', s, preprocess(s))                                       # step 5
+    profile = PARSE_THIS if browser == 'this' else parse_profile_for(browser)
+    late = browser != 'this' and profile.late_step2     # step 2 after parsing (Parsing)
+    s = trace.step('5', s, preprocess(s, not late))                             # step 5
     if s == '':                                                                 # step 6
         return trace.note('6', _without_fragment(base))
-    r = parse_preprocessed(s)                                                   # step 7
+    r = parse_preprocessed(s, profile)                                          # step 7
+    if late:
+        r = finish_step2(r, profile)
     if r.invalid:                                                               # step 8
         if not base.hierarchical:
             return trace.fail('8', 'base-not-hierarchical', INVALID, scheme=base.scheme)
         as_absolute = trace.note('8', (base.scheme or '') + ':' + s)
-        return resolve_relative_url(parse_preprocessed(as_absolute), base)
+        r = parse_preprocessed(as_absolute, profile)
+        return resolve_relative_url(finish_step2(r, profile) if late else r, base)
     if base.hierarchical and base.scheme is not None and r.scheme.lower() == base.scheme.lower():  # step 9
         if not r.has_authority and not r.path and r.query is None and r.fragment is None:
             return trace.note('9', _without_fragment(base))
