@@ -154,7 +154,9 @@ def starts_with_encoded_bracket(s: str) -> bool:
     return s[:3] in ('%5B', '%5b')
 
 # %% ../nbs/05_host.ipynb 20
-_PERCENT_RUN = LazyRegex(r'(?:%[0-9A-Fa-f]{2})++')   # possessive: see above
+# A `%XX`, then `%` and hex digits up to a `%XX` with no `%XX` after it (see above).
+_PERCENT_RUN = LazyRegex(r'%[0-9A-Fa-f]{2}[%0-9A-Fa-f]*?'
+                         r'(?<=%[0-9A-Fa-f]{2})(?!%[0-9A-Fa-f]{2})')
 
 def _decode_run(m: re.Match) -> str:
     return bytes.fromhex(m.group().replace('%', '')).decode('utf-8', 'replace')
@@ -526,8 +528,8 @@ def host_cache_info() -> dict:
     return {p.name: cache.cache_info() for p, cache in _HOST_CACHES.values()}
 
 # %% ../nbs/05_host.ipynb 80
-# The labels but the last (a possessive group), then the last label.
-_CANONICAL_NAME = LazyRegex(r'(?:[a-z0-9_~-]+\.(?=[a-z0-9_~-]))*+'
+# No `.` first and no `..`; the labels but the last, as characters; the last label.
+_CANONICAL_NAME = LazyRegex(r'(?!\.|[a-z0-9_~.-]*\.\.)(?:[a-z0-9_~.-]*\.)?'
                             r'(?![0-9]+\.?\Z|0x)[a-z0-9_~-]+\.?')
 
 def canonicalize_host(s: str, scheme: str | None = None,

@@ -67,7 +67,8 @@ _KEPT_ESCAPE = (f"%(?!{escape_alternatives(UNRESERVED_ESCAPES)})"
                 f"[0-9A-Fa-f]{{2}}")
 
 # %% ../nbs/13_shortcuts.ipynb 10
-_PATH = f'[{PATH_CHAR[1:-1]}/]*+(?:{_KEPT_ESCAPE}[{PATH_CHAR[1:-1]}/]*+)*+'   # possessive
+_PATH = (f'(?![{PATH_CHAR[1:-1]}/%]*(?!{_KEPT_ESCAPE})%)'   # no `%` but a kept escape's
+         f'[{PATH_CHAR[1:-1]}/%]*+')                          # the run, whole
 _TAIL = f'(?:\\?{QUERY_CHAR}*)?(?:#{FRAGMENT_CHAR}*)?'
 _SCHEME = f"(?!(?:{'|'.join(sorted(NOT_HIERARCHICAL_SCHEMES | {'file'}))}):)[a-z0-9+.\\-]{{2,}}"
 _HOST = r'(?:[a-z0-9_~.\-]*\.)?(?!0x)[a-z0-9_~\-]*[a-z_~\-][0-9]*\.?'    # last label: not digits, not 0x
@@ -116,11 +117,14 @@ def _canonical_base(base: str) -> CanonicalBase | None:
     return CanonicalBase(base[:p], base[:q], base[:m.end(3)], base[p:q])
 
 
+# `../` repeated: from a `../` up to the first `/` with no `../` after it (see above).
+_UP_STEPS = r'(?>(?=\.\./)[./]*?/(?!\.\./))'
 _CLEAN_LINK = '|'.join([
     f'(?P<fragment>#{FRAGMENT_CHAR}*)',
     f'(?P<query>[?]{QUERY_CHAR}*(?:#{FRAGMENT_CHAR}*)?)',
     f'(?P<rooted>/(?!/){_PATH}{_TAIL})',
-    f'(?P<up>(?:\\.\\./)++|(?![./?#]|\\Z))(?P<relative>(?![A-Za-z0-9+.\\-]*:)(?![./]){_PATH}{_TAIL})',
+    f'(?P<up>{_UP_STEPS}|(?![./?#]|\\Z))'
+    f'(?P<relative>(?![A-Za-z0-9+.\\-]*:)(?![./]){_PATH}{_TAIL})',
     f'(?P<absolute>{canonical_url_pattern(groups=False)})'])
 _CLEAN_LINK_RE = LazyRegex(_CLEAN_LINK)
 
@@ -247,7 +251,7 @@ def base_record(base: str) -> BaseRecord:
     return BaseRecord(b, prefix, scheme, directory)
 
 
-_LEADING_UP_RE = LazyRegex(r'(?:\.\./)*+')
+_LEADING_UP_RE = LazyRegex(f'(?:{_UP_STEPS})?')
 _RELATIVE_DOT_SEGMENT_RE = LazyRegex(r'(?:\A|/)(?:\.|%2[Ee]){1,2}(?=/|\Z)')
 
 
