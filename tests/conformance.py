@@ -9,6 +9,7 @@ the site's conformance page and this file's command line use them:
 
     python tests/conformance.py --browsers      # agreement per mode and data file
     python tests/conformance.py --classes [file.dat ...]   # per class of stringprep
+    python tests/conformance.py --rules         # what each rule before the host explains
     python tests/conformance.py --record        # rewrite the known-disagreement list
 
 In a browser run, the case's `<browser>-canon`, `<browser>-host` and `<browser>-invalid`
@@ -20,6 +21,7 @@ from __future__ import annotations
 import inspect
 import stringprep
 import sys
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -279,10 +281,84 @@ def class_report(modes, names: list[str] | None = None) -> str:
     return "\n".join(out)
 
 
+# --- what each rule of a profile's steps before the host explains -------------------------
+# A rule is a field of the browser's `ParseProfile` (01_parsing) whose value is not THIS's.
+# Switching it back to THIS's value shows the records it explains (they agree with the rule
+# and not without it) and the cases it costs (they agree without it and not with it).
+
+@contextmanager
+def _without(browser: str, field: str):
+    "Within the block, `browser`'s profile has THIS's value for parse field `field`."
+    from weburl_nb import host
+    from weburl_nb.parsing import PARSE_THIS
+    profile = host.PROFILES[browser]
+    parse = profile.parse._replace(**{field: getattr(PARSE_THIS, field)})
+    host.PROFILES[browser] = profile._replace(parse=parse)
+    try:
+        yield
+    finally:
+        host.PROFILES[browser] = profile
+
+
+def recorded_fields_agree(case: Case, mode: str) -> bool:
+    "Whether the fields the case records for browser `mode` (canon, host, invalid) agree."
+    try:
+        problems = check(case, mode)
+    except Exception:
+        return False
+    own = [n for n in OVERRIDDEN if f"{mode}-{n}" in case.fields]
+    if f"{mode}-not-invalid" in case.fields:
+        own.append("invalid")
+    return not any(p.split(":")[0] in own for p in problems)
+
+
+def _own_fields_agreeing(browser: str, names: list[str] | None) -> set:
+    return {c.id for n in (files() if names is None else names) for c in load(n)
+            if not c.not_applicable and has_record(c, browser) and recorded_fields_agree(c, browser)}
+
+
+def rule_effects(browser: str, names: list[str] | None = None) -> dict:
+    "Per rule of `browser`: the records it explains and the cases it costs (ids)."
+    from weburl_nb.host import PROFILES
+    from weburl_nb.parsing import PARSE_THIS
+    with_rules = agreement(browser, names)
+    own_with = _own_fields_agreeing(browser, names)
+    out = {}
+    for field in PARSE_THIS._fields[1:]:
+        if getattr(PROFILES[browser].parse, field) == getattr(PARSE_THIS, field):
+            continue
+        with _without(browser, field):
+            without = agreement(browser, names)
+            own_without = _own_fields_agreeing(browser, names)
+        now, before = set(with_rules["disagreements"]), set(without["disagreements"])
+        out[field] = {"explains": sorted((before - now) & with_rules["recorded"]),
+                      "matches the recorded fields of": sorted(own_with - own_without),
+                      "also fixes": sorted((before - now) - with_rules["recorded"]),
+                      "costs": sorted(now - before)}
+    return out
+
+
+def rules_report() -> str:
+    "The `rule_effects` of every browser, as text."
+    out = []
+    for browser in BROWSERS:
+        for field, effect in rule_effects(browser).items():
+            out.append(f"{browser} {field}: explains {len(effect['explains'])} records "
+                       f"(its recorded canon/host/invalid: "
+                       f"{len(effect['matches the recorded fields of'])}), "
+                       f"fixes {len(effect['also fixes'])} other cases, "
+                       f"costs {len(effect['costs'])} cases without a record")
+            out += [f"    {k}: {cid}" for k, ids in effect.items() for cid in ids]
+    return "\n".join(out)
+
+
 def main(argv: list[str]) -> int:
     if not data_dir().is_dir():
         print(f"conformance data not found at {data_dir()}", file=sys.stderr)
         return 2
+    if "--rules" in argv:
+        print(rules_report())
+        return 0
     if "--classes" in argv:
         print(class_report(MODES, [a for a in argv if a.endswith(".dat")] or None))
         return 0

@@ -104,3 +104,26 @@ def test_every_known_disagreement_says_why():
     assert not missing, (f"write the reason of these lines of {KNOWN.name}:\n  "
                          + "\n  ".join(missing[:40]))
 
+
+
+# --- the rules of the steps before the host (01_parsing, ParseProfile) --------------------
+# Each rule is checked against the records it rests on: switched back to THIS's value, the
+# recorded fields of those cases stop agreeing. `python tests/conformance.py --rules` prints
+# every rule's records and costs.
+RULE_RECORDS = {
+    ("gecko", "host_noncharacters"): {"decomps-authority-domain.dat:267", "decomps-authority-domain.dat:448"},
+    ("gecko", "host_surrogate_pairs"): {"decomps-authority-domain.dat:505"},
+    ("gecko", "authority_ends"): {"decomps-authority-domain.dat:125"},
+    ("ie", "host_noncharacters"): {"decomps-authority-domain.dat:267", "decomps-authority-domain.dat:448"},
+}
+
+
+@pytest.mark.parametrize("browser", ["gecko", "ie"])
+def test_each_rule_before_the_host_rests_on_its_records(browser):
+    from conformance import rule_effects
+    effects = rule_effects(browser, ["decomps-authority-domain.dat"])
+    for (b, field), ids in RULE_RECORDS.items():
+        if b == browser:
+            matched = {":".join(cid.split(":", 2)[:2])
+                       for cid in effects[field]["matches the recorded fields of"]}
+            assert ids <= matched, f"{browser} {field}: {sorted(ids - matched)} no longer rest on it"
