@@ -361,5 +361,6 @@ d = { 'settings': { 'branch': 'main',
                                  'weburl_nb.trace._Section.step': ('trace.html#_section.step', 'weburl_nb/trace.py'),
                                  'weburl_nb.trace._clip': ('trace.html#_clip', 'weburl_nb/trace.py'),
                                  'weburl_nb.trace.quiet': ('trace.html#quiet', 'weburl_nb/trace.py'),
+                                 'weburl_nb.trace.step_anchor': ('trace.html#step_anchor', 'weburl_nb/trace.py'),
                                  'weburl_nb.trace.trace_for': ('trace.html#trace_for', 'weburl_nb/trace.py'),
                                  'weburl_nb.trace.untraced': ('trace.html#untraced', 'weburl_nb/trace.py')}}}

@@ -13,7 +13,7 @@ from .host import profile_for
 from .parsing import ParsedURL, parse_url
 from .resolution import resolve_url
 from .serialization import serialize_parsed_url
-from .trace import REASONS, SECTIONS, Recording, Step, quiet
+from .trace import REASONS, SECTIONS, Recording, Step, quiet, step_anchor
 
 # %% auto 0
 __all__ = ['Explanation', 'explain']
@@ -82,13 +82,15 @@ class Explanation:
                 'result': self.result, 'reason': self.reason,
                 'steps': [{'section': s.section, 'number': s.number, 'what': s.message or s.what,
                            'page': SECTIONS.get(s.section, ('', ''))[1], 'change': _change(s),
+                           'href': step_anchor(s.section, s.number),
                            'reason': s.reason} for s in self.steps]}
 
     def _repr_html_(self) -> str:
         e = html.escape
         rows = ''.join(
             f'<tr><td><a href="{SECTIONS[s.section][1]}.html">{e(SECTIONS[s.section][0])}</a></td>'
-            f'<td>{e(s.number)}</td><td><code>{e(_change(s))}</code></td><td>{e(s.message or s.what)}</td></tr>'
+            f'<td><a href="{step_anchor(s.section, s.number)}">{e(s.number)}</a></td>'
+            f'<td><code>{e(_change(s))}</code></td><td>{e(s.message or s.what)}</td></tr>'
             for s in self.steps)
         outcome = (f'<code>{e(self.result)}</code>' if self.result is not None
                    else f'<b>invalid</b>: {e(self.reason)}')

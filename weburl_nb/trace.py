@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 # %% auto 0
-__all__ = ['OFF', 'REASONS', 'STEPS', 'SECTIONS', 'Step', 'trace_for', 'Recording', 'quiet', 'untraced', 'Reason']
+__all__ = ['OFF', 'REASONS', 'STEPS', 'SECTIONS', 'Step', 'trace_for', 'Recording', 'quiet', 'untraced', 'Reason', 'step_anchor']
 
 # %% ../nbs/14_trace.ipynb 6
 class Step(NamedTuple):
@@ -233,3 +233,18 @@ STEPS = {(section, number): what for section, rows in {
 SECTIONS = {'parse': ('Parsing', 'parsing'), 'resolve': ('Resolution', 'resolution'),
             'relative': ('Resolution', 'resolution'), 'canon': ('Canonicalization', 'canonicalization'),
             'host': ('Host canonicalization', 'host'), 'nameprep': ('Nameprep', 'nameprep')}
+
+# %% ../nbs/14_trace.ipynb 18
+_NAMED_STEPS = {('parse', 'mailto'): '5', ('parse', 'opaque'): '7'}
+_ANCHOR_PREFIX = {'relative': 'relative-'}
+
+
+def step_anchor(section: str, number: str) -> str:
+    "Where the step is on the site, `'host.html#step-28'`; `''` for a section that has no page."
+    page = SECTIONS.get(section, ('', ''))[1]
+    if not page:
+        return ''
+    first = _NAMED_STEPS.get((section, number), number).split('-')[0].split('.')[0]
+    if first[:1] == 'C':
+        return f'{page}.html#{first.lower()}'
+    return f"{page}.html#{_ANCHOR_PREFIX.get(section, '')}step-{first}"
