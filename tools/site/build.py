@@ -53,9 +53,30 @@ def _page(job: tuple[str, str, dict, str]) -> tuple[str, list[str], float]:
 
 
 def _toctree(pages: list[siteconf.Page]) -> str:
-    "The navigation: Home (the index itself), then every page in reading order (Furo's sidebar)."
-    entries = "\n".join(["Home <self>"] + [p.name for p in pages[1:]])
-    return f"```{{toctree}}\n:hidden:\n:maxdepth: 2\n\n{entries}\n```\n"
+    "The navigation: Home (the index itself), then a toctree per sidebar group, with its caption (Furo's sidebar)."
+    blocks = ["```{toctree}\n:hidden:\n:maxdepth: 2\n\nHome <self>\n```\n"]
+    groups: list[tuple[str, list[str]]] = []
+    for p in pages[1:]:
+        if not groups or groups[-1][0] != p.group:
+            groups.append((p.group, []))
+        groups[-1][1].append(p.name)
+    for group, names in groups:
+        caption = f":caption: {group}\n" if group else ""
+        blocks.append(f"```{{toctree}}\n:hidden:\n:maxdepth: 2\n{caption}\n" + "\n".join(names) + "\n```\n")
+    return "\n".join(blocks)
+
+
+def _figures(src: Path) -> str:
+    "Step anchors and term links made (tools/site/steps.py, terms.py), from the pages' metadata."
+    ids = links = 0
+    undefined = []
+    for path in src.glob("*.ipynb"):
+        md = json.loads(path.read_text(encoding="utf-8"))["metadata"].get("weburl_site", {})
+        ids += len(md.get("step_ids", []))
+        links += len(md.get("term_links", []))
+        undefined += md.get("terms_not_defined", [])
+    return (f"{ids} step anchors, {links} term links" +
+            (f"; WARNING terms not defined on their page: {undefined}" if undefined else ""))
 
 
 def _kernel_spec():
@@ -79,6 +100,7 @@ def main() -> int:
     names = {p.source.stem: p.name for p in pages if p.source}
     toctree = _toctree(pages)
     jobs = [(str(p.source), p.name, names, toctree) for p in pages if p.source]
+    __import__("viewer").page(SCRATCH, SRC)
     if pages[0].source is None:  # no nbs/index.ipynb yet
         (SRC / "index.md").write_text(f"# {siteconf.title()}\n\n{siteconf.description()}\n\n{toctree}", encoding="utf-8")
 
@@ -115,6 +137,7 @@ def main() -> int:
     (DOCS / ".nojekyll").touch()
     print("site: " + __import__("viewer").build(SCRATCH))
     built = sorted(p.name for p in DOCS.glob("*.html") if p.stem not in ("genindex", "search"))
+    print("site: " + _figures(SRC))
     print(f"site: {len(built)} pages in {DOCS.relative_to(ROOT)}/ ({', '.join(built)}) in {time.time() - start:.0f} s")
     for name, errors in failed.items():
         print(f"site: WARNING {name}: " + "; ".join(errors), file=sys.stderr)

@@ -3,13 +3,15 @@
 nbdev's own processors do what they do for `nbdev_docs` (add `show_doc` cells after exported
 definitions, drop lines marked `hide_line`, strip ANSI codes, drop headings ending in ` -`);
 nbdev's `NBProcessor` takes the `#|` directives out of the code. What nbdev leaves to Quarto
-is done here with MyST-NB cell tags: `#| hide` cells still run but are not shown, `show_doc`
+is done here with MyST-NB cell tags: `#| hide` cells and cells of imports only still run but are
+not shown, `show_doc`
 cells show their output only, `#| eval: false` and the project's `tst_flags` cells are not run.
 Unlike nbdev's Quarto pages, the exported code itself is shown (the site is the spec's literate edition).
 """
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import nbformat
@@ -25,6 +27,10 @@ _LINK = re.compile(r"(\]\(|href=[\"'])(?:\./)?(\d+[a-z]?_)?([\w-]+)\.(ipynb|html
 _SOURCE_LINK = re.compile(r"\[source\]\([^)]*\)(\{[^}]*\})?\n*")
 _RULE = re.compile(r"\A---\n+")
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import steps  # noqa: E402
+import terms  # noqa: E402
+
 GENERATED_PAGES = {"conformance"}  # pages written as Markdown by build.py, not notebooks
 # The hidden first cell of every page: nbdev's show_doc, with the signature boxes of signatures.py.
 SETUP = f"import sys\nsys.path.insert(0, {str(HERE)!r})\nimport signatures\nfrom nbdev.showdoc import show_doc"
@@ -37,6 +43,21 @@ def _tag(cell, *tags):
 
 def _is_show_doc(cell) -> bool:
     return cell.cell_type == "code" and bool(cell.get("has_sd") or re.match(r"\s*show_doc\(", cell.source or ""))
+
+
+def _imports_only(source: str) -> bool:
+    "A cell of imports only (`if TYPE_CHECKING:` blocks included): plumbing, run but not shown on the page."
+    import ast
+    try:
+        body = ast.parse(source).body
+    except SyntaxError:
+        return False
+    def plumbing(node) -> bool:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            return True
+        return (isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+                and all(plumbing(n) for n in node.body + node.orelse))
+    return bool(body) and all(plumbing(n) for n in body)
 
 
 def _quarto_opt(cell, name) -> str | None:
@@ -66,17 +87,19 @@ def make_page(path: Path, names: dict[str, str]) -> nbformat.NotebookNode:
     proc = NBProcessor(nb=nb, procs=[populate_language, add_show_docs, strip_ansi, hide_line,
                                      filter_stream_, rm_header_dash, mv_exports, strip_hidden_metadata])
     proc.process()
+    page = names.get(path.stem, path.stem)
+    anchors, linker = steps.Anchors(page), terms.Linker(page)
     cells = []
     for cell in proc.nb.cells:
         src = cell.source or ""
         if cell.cell_type == "markdown":
-            cell.source = page_links(src, names)
+            cell.source = linker.cell(anchors.cell(page_links(src, names)))
         elif cell.cell_type == "code":
             dirs = cell.directives_
             cell.source = _DIRECTIVE.sub("", src).strip("\n")
             if not cell.source.strip():
                 continue  # a directive-only cell (`#| default_exp ...`)
-            if "hide" in dirs or _quarto_opt(cell, "include") == "false":
+            if "hide" in dirs or _quarto_opt(cell, "include") == "false" or _imports_only(cell.source):
                 _tag(cell, "remove-cell")
             if _is_show_doc(cell):
                 _tag(cell, "remove-input", "showdoc")
@@ -90,6 +113,8 @@ def make_page(path: Path, names: dict[str, str]) -> nbformat.NotebookNode:
     setup = nbformat.v4.new_code_cell(SETUP, metadata={"tags": ["remove-cell"]})
     out = nbformat.from_dict({"nbformat": 4, "nbformat_minor": 5, "metadata": dict(nb.metadata), "cells": []})
     out.cells = [setup] + [_clean(c) for c in cells]
+    out.metadata["weburl_site"] = {"step_ids": anchors.ids, "term_links": linker.links,
+                                   "terms_not_defined": linker.missing()}
     return out
 
 
@@ -108,7 +133,15 @@ def _clean(cell) -> nbformat.NotebookNode:
 def execute(nb: nbformat.NotebookNode, cwd: Path, kernel: str = "python3", timeout: int = 600) -> list[str]:
     "Run `nb` in a fresh kernel with `cwd` as working folder; the errors it showed, one line each."
     from nbclient import NotebookClient
-    NotebookClient(nb, timeout=timeout, kernel_name=kernel, allow_errors=True,
+    from traitlets.config import Config
+    # The kernel talks to the build over local sockets (files named from an absolute path, since the
+    # kernel runs in `cwd`) rather than TCP: ipykernel warns about plain TCP, once per page.
+    import tempfile
+    import uuid
+    config = Config()
+    config.KernelManager.transport = "ipc"
+    config.KernelManager.ip = str(Path(tempfile.gettempdir()) / f"weburl-site-{uuid.uuid4().hex[:12]}")
+    NotebookClient(nb, timeout=timeout, kernel_name=kernel, allow_errors=True, config=config,
                    resources={"metadata": {"path": str(cwd)}}).execute()
     errors = []
     for cell in nb.cells:
