@@ -16,7 +16,7 @@ export WEBURL_TESTDATA := $(TESTDATA)
 BENCHDATA ?= $(or $(WEBURL_BENCHDATA),../shared/bench)
 FUZZ_SECONDS ?= 600
 
-.PHONY: help install dev run fuzz fuzz-smoke export outputs readme test pytest nbtest check-sync conformance test-matrix test-wheel site site-test bench bench-record bench-scale bench-scale-record
+.PHONY: help install dev run fuzz fuzz-smoke export outputs readme test pytest nbtest check-sync conformance test-matrix test-wheel site site-test serve bench bench-record bench-scale bench-scale-record
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -91,6 +91,11 @@ site:  ## render the site from the notebooks into _docs/ (offline: Sphinx + MyST
 
 site-test:  ## the browser test of the built site (headless Chromium; run `make site` first)
 	$(PY) -m pytest -q tests/site
+
+PORT ?= 8000
+serve:  ## serve the built site on http://127.0.0.1:$(PORT)/ (the way to read it: try.html needs HTTP)
+	@echo "Serving _docs/ on http://127.0.0.1:$(PORT)/ (Ctrl-C stops)"
+	$(PY) -m http.server $(PORT) --bind 127.0.0.1 --directory _docs
 
 bench:  ## the benchmark against urllib.parse and the peers (pip install -e .[bench]); writes bench-results/latest.json
 	$(PY) bench/run.py --data $(BENCHDATA)

@@ -20,11 +20,18 @@ DOCS = ROOT / "_docs"
 CONFORMANCE = "conformance"  # the generated page's name (conformance.html)
 
 
+TRY = "try"                # the in-browser viewer (try.html), written by tools/site/viewer.py
+# Pages the build writes itself, and the sidebar group each closes (the notebooks' groups come from
+# nbs/sidebar.yml, whose Quarto sidebar lists notebooks only).
+GENERATED = {TRY: "Using it", CONFORMANCE: "The project"}
+
+
 @dataclass
 class Page:
     "One page of the site: the notebook it comes from and the file it becomes."
     source: Path | None  # the notebook, None for a generated page
     name: str            # the page's file name without `.html`
+    group: str = ""      # the sidebar's group (a `section:` of nbs/sidebar.yml)
 
     @property
     def html(self) -> str:
@@ -68,26 +75,30 @@ def footer() -> str:
             f"in nbs/ (nbdev, Sphinx, MyST-NB)")
 
 
-def _entries(contents) -> list[str]:
-    "File names of a Quarto sidebar `contents` list (strings, `href`/`file` entries, nested sections)."
+def _entries(contents, group: str = "") -> list[tuple[str, str]]:
+    "(file name, group) of a Quarto sidebar `contents` list (strings, `href`/`file` entries, sections)."
     out = []
     for item in contents or []:
         if isinstance(item, str):
-            out.append(item)
+            out.append((item, group))
         elif isinstance(item, dict):
             for key in ("href", "file", "text"):
                 if isinstance(item.get(key), str) and item[key].endswith((".ipynb", ".qmd", ".md")):
-                    out.append(item[key])
+                    out.append((item[key], group))
                     break
-            out += _entries(item.get("contents"))
+            out += _entries(item.get("contents"), str(item.get("section") or group))
     return out
 
 
-def sidebar_files() -> list[str]:
+def sidebar_entries() -> list[tuple[str, str]]:
     sidebar = quarto().get("sidebar") or {}
     if isinstance(sidebar, list):  # several sidebars: take them in turn
         return [f for s in sidebar for f in _entries(s.get("contents"))]
     return _entries(sidebar.get("contents"))
+
+
+def sidebar_files() -> list[str]:
+    return [f for f, _ in sidebar_entries()]
 
 
 def page_name(nb: Path) -> str:
@@ -101,20 +112,26 @@ def notebooks() -> list[Path]:
 
 
 def pages(warn=lambda msg: print("site: " + msg, file=sys.stderr)) -> list[Page]:
-    "The site's pages in reading order: the sidebar's notebooks, any unlisted ones, then the conformance page."
+    """The site's pages in reading order: the sidebar's notebooks by group, any unlisted ones, with each
+    generated page (the viewer, the conformance page) at the end of its group."""
     present = {p.name: p for p in notebooks()}
-    order = []
-    for entry in sidebar_files():
+    order, groups = [], {}
+    for entry, group in sidebar_entries():
         if entry in present and present[entry] not in order:
             order.append(present[entry])
+            groups[entry] = group
         elif entry not in present:
             warn(f"nbs/sidebar.yml lists {entry}, which is not in nbs/ (yet): skipped")
     if "index.ipynb" in present and present["index.ipynb"] in order:
         order.remove(present["index.ipynb"])
+    last = next((groups[nb.name] for nb in reversed(order)), "")
     for nb in present.values():
         if nb not in order and nb.name != "index.ipynb":
             warn(f"{nb.name} is not listed in nbs/sidebar.yml: added after the listed pages")
             order.append(nb)
-    result = [Page(present.get("index.ipynb"), "index")]
-    result += [Page(nb, page_name(nb)) for nb in order]
-    return result + [Page(None, CONFORMANCE)]
+            groups[nb.name] = last
+    result = [Page(nb, page_name(nb), groups[nb.name]) for nb in order]
+    for name, group in GENERATED.items():
+        ends = [i for i, p in enumerate(result) if p.group == group]
+        result.insert(ends[-1] + 1 if ends else len(result), Page(None, name, group if ends else ""))
+    return [Page(present.get("index.ipynb"), "index")] + result

@@ -8,6 +8,10 @@ The page runs this package's own Python in the reader's browser with Pyodide, fu
   (pure-Python wheels of the versions installed here, fetched with `pip download`) go to
   `_docs/wheels/`, and the page unpacks them into Pyodide's `site-packages`.
 
+`page` writes the viewer as a page of the site (`try.md`, so it has the site's navigation) before Sphinx
+runs; `build` copies the runtime and the archives after. Opened from disk (`file://`), the page says in
+one sentence how to open it instead: browsers run no module scripts or WebAssembly fetched from files.
+
 Nothing is loaded from outside the site when the page is viewed.
 """
 from __future__ import annotations
@@ -75,9 +79,18 @@ def _wheels(cache: Path, dest: Path) -> list[str]:
     return names
 
 
+ARCHIVES = ["weburl_nb.zip"]
+
+
+def _wheel_names() -> list[str]:
+    "The file names `_wheels` will give the runtime requirements' wheels (fetched into the cache)."
+    with tempfile.TemporaryDirectory() as tmp:
+        return _wheels(Path(__file__).resolve().parents[2] / "site-build" / "viewer-cache", Path(tmp))
+
+
 def _package_zip(dest: Path) -> str:
     "The `weburl_nb` package of this checkout as a zip to unpack into site-packages."
-    name = "weburl_nb.zip"
+    name = ARCHIVES[0]
     with zipfile.ZipFile(dest / name, "w", zipfile.ZIP_DEFLATED) as z:
         for f in sorted((ROOT / "weburl_nb").rglob("*")):
             if f.is_file() and "__pycache__" not in f.parts and f.suffix != ".pyc":
@@ -85,8 +98,20 @@ def _package_zip(dest: Path) -> str:
     return name
 
 
+def page(scratch: Path, src: Path) -> None:
+    "Write the viewer's page, `try.md`, into the Sphinx sources `src` (it becomes `try.html`, with the site's navigation)."
+    runtime = _pyodide(scratch / "viewer-cache")
+    lock = json.loads((runtime / "pyodide-lock.json").read_text(encoding="utf-8"))
+    text = (HERE / "try.md").read_text(encoding="utf-8")
+    for key, value in {"PYODIDE_VERSION": PYODIDE_VERSION, "PYODIDE_PYTHON": lock["info"]["python"],
+                       "ARCHIVES": json.dumps(ARCHIVES + _wheel_names()), "BUILD_PYTHON": sys.version.split()[0],
+                       "BUILD_UNICODE": unicodedata.unidata_version}.items():
+        text = text.replace("{{" + key + "}}", value)
+    (src / "try.md").write_text(text, encoding="utf-8")
+
+
 def build(scratch: Path) -> str:
-    "Write `try.html`, `pyodide/` and `wheels/` into the built site; a one-line summary."
+    "Copy the runtime (`pyodide/`) and the package with its requirements (`wheels/`) into the built site."
     runtime = _pyodide(scratch / "viewer-cache")
     (DOCS / "pyodide").mkdir(exist_ok=True)
     for name in RUNTIME_FILES:
@@ -95,11 +120,5 @@ def build(scratch: Path) -> str:
     wheels.mkdir(exist_ok=True)
     archives = [_package_zip(wheels)] + _wheels(scratch / "viewer-cache", wheels)
     lock = json.loads((runtime / "pyodide-lock.json").read_text(encoding="utf-8"))
-    page = (HERE / "try.html").read_text(encoding="utf-8")
-    for key, value in {"PYODIDE_VERSION": PYODIDE_VERSION, "PYODIDE_PYTHON": lock["info"]["python"],
-                       "ARCHIVES": json.dumps(archives), "BUILD_PYTHON": sys.version.split()[0],
-                       "BUILD_UNICODE": unicodedata.unidata_version}.items():
-        page = page.replace("{{" + key + "}}", value)
-    (DOCS / "try.html").write_text(page, encoding="utf-8")
     size = sum(f.stat().st_size for f in (DOCS / "pyodide").iterdir()) / 1e6
     return f"try.html with Pyodide {PYODIDE_VERSION} (Python {lock['info']['python']}, {size:.1f} MB), {', '.join(archives)}"
