@@ -1,7 +1,8 @@
 """Write README.md from nbs/index.ipynb (Quarto, which `nbdev_readme` needs, is not available offline).
 
 Markdown cells are copied; a code cell becomes a Python block, its text output a plain
-block after it. Cells marked `#| hide` and nbdev directive lines are left out. A link to a sibling
+block after it, except an `#| echo: false` cell, whose Markdown output is copied as text (the speed
+figures, read from bench/recorded.json when the notebook runs). Cells marked `#| hide` and nbdev directive lines are left out. A link to a sibling
 notebook (`](10_performance.ipynb)`) is pointed into `nbs/`, where it lives seen from the README.
 """
 import json
@@ -20,6 +21,10 @@ def cell_markdown(cell: dict) -> str:
     lines = src.splitlines()
     if any(l.strip() in ("#| hide", "#|hide") for l in lines):
         return ""
+    if any(re.fullmatch(r"#\|\s*echo:\s*false", l.strip()) for l in lines):
+        # a cell that writes prose (figures read from a file): its Markdown output is the text
+        return "".join("".join(o.get("data", {}).get("text/markdown", ""))
+                       for o in cell.get("outputs", [])).strip() + "\n"
     code = "\n".join(l for l in lines if not l.startswith("#|")).strip()
     out = "".join("".join(o.get("text", "")) if o.get("output_type") == "stream"
                   else "".join(o.get("data", {}).get("text/plain", ""))
