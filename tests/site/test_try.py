@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from test_site import SHOTS, browser, server  # noqa: F401 (fixtures)
+from test_site import SHOTS, browser, served, server  # noqa: F401 (fixtures)
 from weburl_nb import url_to_canon_url
 
 PROFILES = ("this", "chrome", "gecko", "ie")
