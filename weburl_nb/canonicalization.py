@@ -11,17 +11,17 @@ from .encoding import encoder, encoder_for
 from .charclasses import DIGIT, NOT_HIERARCHICAL_SCHEMES, UNRESERVED, LazyRegex
 from .charclasses import check_type
 from .host import HostProfile, canonicalize_host, profile_for
-from .parsing import ParsedURL
+from .parsing import INVALID, ParsedURL
 from .resolution import DRIVE_SPEC_RE
-from .trace import trace_for
+from .trace import register, trace_for
 
 # %% auto 0
 __all__ = ['USERINFO_OCTETS', 'PATH_OCTETS', 'QUERY_OCTETS', 'OPAQUE_PATH_OCTETS', 'C1_OCTETS', 'FRAGMENT_OCTETS',
-           'DEFAULT_PORTS', 'UNRESERVED_ESCAPES', 'INVALID', 'EncodeSet', 'percent_encode', 'canonicalize_scheme',
+           'DEFAULT_PORTS', 'UNRESERVED_ESCAPES', 'EncodeSet', 'percent_encode', 'canonicalize_scheme',
            'canonicalize_userinfo', 'canonicalize_file_hostpath', 'canonicalize_port', 'escape_alternatives',
-           'decode_unreserved', 'canonicalize_path', 'protect_double_slash', 'canonicalize_query',
-           'canonicalize_fragment', 'check_options', 'check_arguments', 'canonicalize_parsed_url',
-           'canonicalize_checked']
+           'decode_unreserved', 'root_path', 'encode_path', 'canonicalize_path', 'protect_double_slash',
+           'canonicalize_query', 'canonicalize_fragment', 'check_options', 'check_arguments', 'canonicalize_parsed_url',
+           'canonicalize_checked', 'port_failure']
 
 # %% ../nbs/06_canonicalization.ipynb 7
 _ESCAPES = [f'%{b:02X}' for b in range(256)]     # each octet's escape, written once
@@ -204,15 +204,26 @@ def decode_unreserved(s: str) -> str:
         start = cut
 
 
-def canonicalize_path(path: str | None, hierarchical: bool, scheme: str | None) -> str | None:
-    "C7-C8: a leading `/` for hierarchical URLs, then decoding of unreserved escapes and percent-encoding."
-    if hierarchical:
-        path = '/' + path if path and path[0] != '/' else (path or '/')
+def root_path(path: str | None, hierarchical: bool) -> str | None:
+    "C7: a hierarchical URL's path, starting with `/` (`/` if missing or empty)."
+    if not hierarchical:
+        return path
+    return '/' + path if path and path[0] != '/' else (path or '/')
+
+
+def encode_path(path: str | None, hierarchical: bool, scheme: str | None) -> str | None:
+    "C8: unreserved escapes decoded (hierarchical, `mailto:`), the rest encoded."
     if path is None:
         return None
     if hierarchical or scheme == 'mailto':
         return percent_encode(decode_unreserved(path), None, PATH_OCTETS)
     return percent_encode(path, None, OPAQUE_PATH_OCTETS)
+
+
+def canonicalize_path(path: str | None, hierarchical: bool,
+                      scheme: str | None) -> str | None:
+    "C7 and C8: `encode_path(root_path(path, hierarchical), hierarchical, scheme)`."
+    return encode_path(root_path(path, hierarchical), hierarchical, scheme)
 
 # %% ../nbs/06_canonicalization.ipynb 30
 def protect_double_slash(path: str | None, scheme: str | None, user, password, host, port) -> str | None:
@@ -255,7 +266,6 @@ def check_arguments(func: str, url, base, charset,
     return (url, base, *check_options(func, charset, browser))
 
 # %% ../nbs/06_canonicalization.ipynb 39
-INVALID = ParsedURL(invalid=True)
 _MAX_HOSTPATH_ROUNDS = 16
 
 
@@ -285,39 +295,83 @@ def canonicalize_parsed_url(u: ParsedURL, charset: str | None = None,
 def canonicalize_checked(u: ParsedURL, charset: str | None,
                          profile: HostProfile) -> ParsedURL:
     "`canonicalize_parsed_url`, for arguments already checked (`check_arguments`)."
-    if u.invalid:                                                                       # C1
+    # C1: an invalid URL stays as it is.
+    if u.invalid:
         return u
     trace = trace_for('canon')
-    scheme = trace.step('C2', u.scheme, canonicalize_scheme(u.scheme))                  # C2
-    userinfo = canonicalize_userinfo(u.user, u.password)                                # C3
-    user, password = trace.step('C3', (u.user, u.password), userinfo)
+    # C2: the scheme, lowercased.
+    scheme = trace.step('C2', u.scheme, canonicalize_scheme(u.scheme))
+    # C3: user and password: empty parts dropped, the rest percent-encoded.
+    user, password = u.user, u.password
+    if user is not None or password is not None:
+        userinfo = canonicalize_userinfo(user, password)
+        user, password = trace.step('C3', (user, password), userinfo)
     hierarchical = u.hierarchical or scheme == 'file'
     host, port, path = u.host, u.port, u.path
     for _ in range(_MAX_HOSTPATH_ROUNDS):
         original_host, original_path = host, path
+        # C4 (HOSTPATH), `file:` only: drives, `localhost` and UNC slashes.
         if scheme == 'file':
             host, path = trace.step('C4', (host, path), canonicalize_file_hostpath(host, path))
+        # C5: the host through CanonicalizeHost; if that fails, so does the URL.
         if host is not None:
-            canon = canonicalize_host(host, scheme, profile)                            # C5
+            canon = canonicalize_host(host, scheme, profile)
             if canon is None:
                 return trace.fail('C5', 'host-invalid', INVALID, host=host)
             host = trace.step('C5', host, canon)
+        # C6: the port, without leading zeros or the default; any other port fails.
         if port is not None:
-            canon = canonicalize_port(port, scheme)                                     # C6
+            canon = canonicalize_port(port, scheme)
             if canon is None:
-                return trace.fail('C6', _port_failure(port), INVALID, port=port)
+                return trace.fail('C6', port_failure(port), INVALID, port=port)
             port = trace.step('C6', port, canon or None)
-        path = trace.step('C7-C8', path, canonicalize_path(path, hierarchical, scheme))  # C7-C8
-        if scheme != 'file' or (host == original_host and path == original_path):       # C9
+        # C7: a hierarchical URL's path starts with `/`.
+        path = trace.step('C7', path, root_path(path, hierarchical))
+        # C8: unreserved escapes decoded, the rest percent-encoded.
+        path = trace.step('C8', path, encode_path(path, hierarchical, scheme))
+        # C9: a `file:` URL whose host or path changed goes round again (see above).
+        if scheme != 'file' or (host == original_host and path == original_path):
             break
         if host is not None and host.lower() == 'localhost':
-            path = _skip_localhost_rounds(path, scheme, profile)        # C9, see above
+            path = _skip_localhost_rounds(path, scheme, profile)
+    # C10: a path starting with `//` protected by `/.`.
     path = trace.step('C10', path, protect_double_slash(path, scheme, user, password, host, port))
-    query = trace.step('C11', u.query, canonicalize_query(u.query, charset, hierarchical))
-    fragment = trace.step('C11', u.fragment, canonicalize_fragment(u.fragment))
-    return ParsedURL(scheme, user, password, host, port, path, query, fragment, hierarchical=hierarchical)
+    # C11: the query in the document's encoding, the fragment's controls escaped.
+    query, fragment = trace.step('C11', (u.query, u.fragment),
+                                 (canonicalize_query(u.query, charset, hierarchical),
+                                  canonicalize_fragment(u.fragment)))
+    return ParsedURL(scheme, user, password, host, port, path, query, fragment, False,
+                     hierarchical)
 
 
-def _port_failure(port: str) -> str:
-    "The reason C6 failed, for the trace: not digits, or too large."
+def port_failure(port: str) -> str:
+    "Why C6 fails for `port`: `port-out-of-range` if digits, else `port-not-digits`."
     return 'port-out-of-range' if _DIGITS_RE.fullmatch(port) else 'port-not-digits'
+
+# %% ../nbs/06_canonicalization.ipynb 41
+register('canon', 'Canonicalization', 'canonicalization', {
+    'C2': 'scheme lowercased',
+    'C3': 'user-info: empty parts dropped, the rest percent-encoded',
+    'C4': 'file: host and path: drives, localhost and UNC slashes',
+    'C5': 'host canonicalized',
+    'C6': 'port: leading zeros and the default port dropped',
+    'C7': 'path: a leading / for a hierarchical URL',
+    'C8': 'path: unreserved escapes decoded, the rest percent-encoded',
+    'C10': "a path starting with // protected by '/.'",
+    'C11': "query percent-encoded in the document's encoding, fragment's controls "
+           'escaped'}, {
+    'host-invalid': (
+        'C5',
+        'the host failed CanonicalizeHost',
+        'the host {host!r} is invalid (canonicalization C5)',
+        'http://a%2fb.test/'),
+    'port-not-digits': (
+        'C6',
+        'the port is not a string of digits',
+        'port {port!r} is not a number (canonicalization C6)',
+        'http://example.com:8o/'),
+    'port-out-of-range': (
+        'C6',
+        'a port of digits above 65535',
+        'port {port} is above 65535 (canonicalization C6)',
+        'http://example.com:99999/')})

@@ -8,8 +8,8 @@ from __future__ import annotations
 from .canonicalization import canonicalize_checked, check_arguments
 from .charclasses import NamedTuple
 from .host import THIS, HostProfile
-from .parsing import ParsedURL, parse_url
-from .resolution import resolve_url
+from .parsing import ParsedURL, parse_in_profile, parse_preprocessed
+from .resolution import read_reference, resolve_checked
 from .serialization import serialize_parsed_url
 from .shortcuts import LINK_TIERS, NO_SHORTCUT, URL_TIERS, base_record
 from .trace import untraced
@@ -26,16 +26,21 @@ class Stages(NamedTuple):
     result: str | None      # its serialization: the canonical URL, `None` if invalid
 
 
-def _browser(profile: HostProfile) -> str:
-    "The name that picks `profile` (`'this'` for THIS: parsing's own fast route)."
-    return 'this' if profile is THIS else profile.name
-
-
-def _stages(url: str, parsed_base: ParsedURL, charset: str | None,
-            profile: HostProfile) -> Stages:
-    "Resolve, canonicalize and serialize, the arguments checked and the base parsed."
-    browser = 'this' if profile is THIS else profile.name     # as `_browser`, inlined
-    resolved = resolve_url(url, parsed_base, browser)        # the profile from step 1
+def _stages(url: str, base: str | None, charset: str | None, profile: HostProfile,
+            parsed_base: ParsedURL | None = None) -> Stages:
+    "The pipeline of checked arguments; `parsed_base`: the parse of `base`, if known."
+    parse = profile.parse                   # the profile's choices from the first step
+    if base is None:
+        # The URL is its own base: resolution's steps 5 and 7, done once, serve both.
+        read = read_reference(url, parse)
+        parsed_base = read[1]
+        if parsed_base is None:             # an empty URL, parsed as a base only
+            parsed_base = untraced(parse_preprocessed, read[0], parse)
+        resolved = resolve_checked(url, parsed_base, parse, read)
+    else:
+        if parsed_base is None:
+            parsed_base = untraced(parse_in_profile, base, parse)
+        resolved = resolve_checked(url, parsed_base, parse)
     canonical = canonicalize_checked(resolved, charset, profile)
     return Stages(parsed_base, resolved, canonical, serialize_parsed_url(canonical))
 
@@ -46,8 +51,7 @@ def pipeline(url: str, base: str | None = None, charset: str | None = None,
     with `browser`'s profile from the first step; errors name `caller`.
     `pipeline('../c', 'http://h/a/b').result == 'http://h/c'`"""
     url, base, charset, profile = check_arguments(caller, url, base, charset, browser)
-    parsed_base = untraced(parse_url, url if base is None else base, _browser(profile))
-    return _stages(url, parsed_base, charset, profile)
+    return _stages(url, base, charset, profile)
 
 # %% ../nbs/07a_entry.ipynb 9
 def url_to_canon_url_steps(url: str, base: str | None = None, charset: str | None = None,
@@ -64,11 +68,10 @@ def url_to_canon_url(url: str, base: str | None = None, charset: str | None = No
         url, base, charset, profile = check_arguments('url_to_canon_url', url, base,
                                                       charset, browser)
         if profile is not THIS:                 # the shortcuts are THIS's
-            return _stages(url, parse_url(url if base is None else base, profile.name),
-                           charset, profile).result
+            return _stages(url, base, charset, profile).result
     for tier in URL_TIERS if base is None else LINK_TIERS:     # the shortcuts, in order
         out = tier(url, base, charset)
         if out is not NO_SHORTCUT:
             return out
-    parsed_base = parse_url(url) if base is None else base_record(base).parsed
-    return _stages(url, parsed_base, charset, THIS).result
+    parsed_base = None if base is None else base_record(base).parsed
+    return _stages(url, base, charset, THIS, parsed_base).result

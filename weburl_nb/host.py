@@ -15,16 +15,16 @@ from .nameprep import (NAMEPREP_CHROME, NAMEPREP_GECKO, NAMEPREP_IE,
                                 has_unassigned, nameprep, prohibit_step)
 from .parsing import (PARSE_CHROME, PARSE_GECKO, PARSE_IE, PARSE_THIS,
                                ParseProfile)
-from .trace import OFF, trace_for
+from .trace import OFF, register, trace_for
 
 # %% auto 0
 __all__ = ['THIS', 'CHROME', 'GECKO', 'IE', 'PROFILES', 'HOST_CACHE_SIZE', 'HostProfile', 'profile_for', 'ascii_lowercase',
            'starts_with_encoded_bracket', 'percent_decode_utf8', 'percent_decode_ascii', 'split_root_separator',
            'has_null_or_space', 'percent_encode_chars', 'replace_label_separators', 'split_root_dot', 'has_xn_label',
            'gecko_idn_lists', 'gecko_idn_enabled', 'punycode_label', 'label_to_ascii', 'to_ascii', 'ie_round_trip',
-           'labels_to_ascii', 'percent_decode_latin1', 'is_bracketed', 'bracketed_ipv6', 'is_file_scheme',
-           'has_forbidden', 'ipv4_overflows', 'has_bad_percent', 'percent_encode_host', 'steps_profile',
-           'canonicalize_host_steps', 'cached_host_steps', 'host_cache_info', 'canonicalize_host']
+           'convert_labels', 'labels_to_ascii', 'percent_decode_latin1', 'is_bracketed', 'bracketed_ipv6',
+           'is_file_scheme', 'forbidden_char', 'ipv4_overflows', 'has_bad_percent', 'percent_encode_host',
+           'steps_profile', 'canonicalize_host_steps', 'cached_host_steps', 'host_cache_info', 'canonicalize_host']
 
 # %% ../nbs/05_host.ipynb 5
 class HostProfile(NamedTuple):
@@ -135,7 +135,9 @@ def profile_for(browser: str) -> HostProfile:
     "The `HostProfile` named `browser`: `this`, `chrome`, `gecko` or `ie`, in any case."
     if not isinstance(browser, str):
         raise TypeError(f'argument browser must be str, not {type(browser).__name__}')
-    profile = PROFILES.get(browser.lower()) if browser.isascii() else None
+    profile = PROFILES.get(browser)             # the usual spelling, at once
+    if profile is None and browser.isascii():
+        profile = PROFILES.get(browser.lower())
     if profile is None:
         choices = ', '.join(map(repr, PROFILES))
         raise ValueError(f'unknown browser {browser!r}: choose one of {choices}')
@@ -312,13 +314,18 @@ def ie_round_trip(label: str, profile: NameprepProfile = NAMEPREP_IE) -> str | N
     return None if '\u3002' in label else label                # step 20.2.2.6
 
 # %% ../nbs/05_host.ipynb 57
+def convert_labels(labels: list[str], profile: HostProfile = THIS,
+                   idn_enabled: bool = False) -> list[str | None]:
+    "Step 20.2: each label through step 20.2.1 or (IE) 20.2.2; `None` where it fails."
+    if profile.ie_round_trip:
+        return [ie_round_trip(label, profile.nameprep) for label in labels]
+    return [label_to_ascii(label, profile, idn_enabled) for label in labels]
+
+
 def labels_to_ascii(labels: list[str], profile: HostProfile = THIS,
                     idn_enabled: bool = False) -> list[str] | None:
-    "Step 20.2: every label through step 20.2.1 or (IE) 20.2.2; `None` when one fails."
-    if profile.ie_round_trip:
-        out = [ie_round_trip(label, profile.nameprep) for label in labels]
-    else:
-        out = [label_to_ascii(label, profile, idn_enabled) for label in labels]
+    "Step 20.2: every label converted (`convert_labels`), or `None` when one fails."
+    out = convert_labels(labels, profile, idn_enabled)
     return None if None in out else out
 
 # %% ../nbs/05_host.ipynb 60
@@ -343,11 +350,14 @@ def is_file_scheme(scheme: str | None) -> bool:
     return (scheme is not None and len(scheme) == 4 and scheme.isascii()
             and scheme.lower() == 'file')
 
-def has_forbidden(s: str, profile: HostProfile = THIS) -> bool:
-    "Step 28: whether `s` has a character that makes the host fail."
+def forbidden_char(s: str, profile: HostProfile = THIS) -> str | None:
+    "Step 28: the first of the profile's forbidden characters in `s`, or `None`."
     if profile.forbidden_escaped and '%' in s:   # departure: IE, escapes count too
         s = percent_decode_ascii(s, profile.forbidden)
-    return any(c in s for c in profile.forbidden)
+    for c in profile.forbidden:
+        if c in s:
+            return c
+    return None
 
 _IPV4_LOOKALIKE = LazyRegex(r'[0-9a-fA-FxX]+(?:\.[0-9a-fA-FxX]+){0,3}\.?')
 
@@ -457,12 +467,11 @@ def canonicalize_host_steps(s: str, scheme: str | None = None,
         idn_enabled = gecko_idn_enabled(labels, s)
     # Step 20.2: each label to ASCII.
     if need_punycode:
-        ascii_labels = labels_to_ascii(labels, profile, idn_enabled)
-        if ascii_labels is None:
-            label = next(x for x in labels
-                         if labels_to_ascii([x], profile, idn_enabled) is None)
+        converted = convert_labels(labels, profile, idn_enabled)
+        if None in converted:
+            label = labels[converted.index(None)]
             return trace.fail('20', 'host-label', fallback, label=label)
-        labels = trace.step('20', labels, ascii_labels)
+        labels = trace.step('20', labels, converted)
     # Steps 21-22: join, and the root dot back.
     s = ('.'.join(labels) if labels is not None else s) + ('.' if has_root_dot else '')
     # Step 23 (CHROME): escapes back to characters.
@@ -488,9 +497,8 @@ def canonicalize_host_steps(s: str, scheme: str | None = None,
                                  and canonicalize_ipv4(written) is None):
         return trace.step('27', s, ipv4)
     # Step 28: a forbidden character gives up.
-    if has_forbidden(s, profile):
-        seen = percent_decode_ascii(s, profile.forbidden) if '%' in s else s   # IE: escapes
-        char = next((c for c in profile.forbidden if c in seen), '%')
+    char = forbidden_char(s, profile)
+    if char is not None:
         return trace.fail('28', 'host-forbidden-code-point', fallback, char=char)
     # Step 29 (IE): `%00` or a stray `%` gives up.
     if profile.reject_bad_percent and has_bad_percent(s):
@@ -498,7 +506,74 @@ def canonicalize_host_steps(s: str, scheme: str | None = None,
     # Steps 30-31: percent-encode, and the result.
     return trace.step('30', s, percent_encode_host(s, scheme, profile))
 
-# %% ../nbs/05_host.ipynb 78
+# %% ../nbs/05_host.ipynb 77
+register('host', 'Host canonicalization', 'host', {
+    '2': 'tabs and newlines removed',
+    '6': 'percent-decoded, the bytes read as UTF-8',
+    '7': 'IE: the escapes of some ASCII characters decoded',
+    '10': 'CHROME, IE: a final label separator set aside as the root dot',
+    '11': 'Nameprep on the whole host',
+    '14': 'CHROME: some characters percent-encoded',
+    '15': 'label separators (U+3002, U+FF0E, U+FF61) become "."',
+    '16': 'the root dot set aside',
+    '20': 'labels with non-ASCII characters written in Punycode',
+    '23': 'CHROME: escapes turned back into characters',
+    '24': 'CHROME: ASCII letters lowercased',
+    '25': 'an IPv6 literal, written in canonical form',
+    '27': 'an IPv4 address, written in dotted decimal',
+    '30': 'characters URLs do not allow in a host percent-encoded'}, {
+    'host-encoded-bracket': (
+        '5',
+        'the host starts with `%5B`, an encoded `[`',
+        "host {host!r} starts with %5B, an encoded '[' (CanonicalizeHost step 5)",
+        'http://%5Bx%5D/'),
+    'host-nameprep': (
+        '11',
+        'Nameprep refused the host (the Nameprep step says why)',
+        'host {host!r}: Nameprep refused it (CanonicalizeHost step 11)',
+        'http://a\ue000b/'),
+    'host-percent': (
+        '12',
+        'CHROME: a `%` left in the host after decoding',
+        "host {host!r} holds a '%' after decoding (CanonicalizeHost step 12, CHROME)",
+        'http://a%25b/',
+        'chrome'),
+    'host-null-space': (
+        '13',
+        'GECKO: the host holds a NUL or a space',
+        'host {host!r} holds a NUL or a space (CanonicalizeHost step 13, GECKO)',
+        'http://a\x00b/',
+        'gecko'),
+    'host-label': (
+        '20',
+        'a label of the host cannot be written in ASCII',
+        'host: the label {label!r} cannot be written in ASCII (CanonicalizeHost step '
+        '20)',
+        'http://xn--ü.test/'),
+    'host-ipv4-overflow': (
+        '27',
+        'CHROME: a number of an IPv4 address over 32 bits',
+        'host {host!r}: a number over 32 bits (CanonicalizeHost step 27, CHROME)',
+        'http://4294967296/',
+        'chrome'),
+    'host-colon': (
+        '26',
+        'a `:` outside square brackets, in a scheme other than `file`',
+        "host {host!r} has a ':' outside square brackets (CanonicalizeHost step 26)",
+        'http://[::1]x:8/'),
+    'host-forbidden-code-point': (
+        '28',
+        'after decoding, the host holds `/`, `\\`, `%` or NUL',
+        'host: {char!r} may not appear in a host (CanonicalizeHost step 28)',
+        'http://a%2fb.test/'),
+    'host-bad-percent': (
+        '29',
+        'IE: `%00`, or a `%` without two hexadecimal digits',
+        "host {host!r} holds %00 or a stray '%' (CanonicalizeHost step 29, IE)",
+        'http://a%zzb/',
+        'ie')})
+
+# %% ../nbs/05_host.ipynb 80
 HOST_CACHE_SIZE = 2048          # answers kept per profile; the least recently used go first
 
 
@@ -527,7 +602,7 @@ def host_cache_info() -> dict:
     "Per profile name: the `cache_info()` of its host cache (hits, misses, size)."
     return {p.name: cache.cache_info() for p, cache in _HOST_CACHES.values()}
 
-# %% ../nbs/05_host.ipynb 80
+# %% ../nbs/05_host.ipynb 82
 # No `.` first and no `..`; the labels but the last, as characters; the last label.
 _CANONICAL_NAME = LazyRegex(r'(?!\.|[a-z0-9_~.-]*\.\.)(?:[a-z0-9_~.-]*\.)?'
                             r'(?![0-9]+\.?\Z|0x)[a-z0-9_~-]+\.?')

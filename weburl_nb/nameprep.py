@@ -11,12 +11,13 @@ import unicodedata
 from functools import lru_cache
 
 from .charclasses import LazyRegex, NamedTuple
-from .trace import trace_for
+from .trace import register, trace_for
 
 # %% auto 0
 __all__ = ['NAMEPREP_THIS', 'NAMEPREP_CHROME', 'NAMEPREP_GECKO', 'NAMEPREP_IE', 'has_tone_mark', 'b1_b2_map', 'map_step',
            'swap_corrigendum5', 'has_unassigned', 'decompose', 'canonical_order', 'nfkc', 'is_prohibited',
-           'prohibit_step', 'bidi_class', 'is_rtl', 'is_ltr', 'bidi_step', 'NameprepProfile', 'nameprep']
+           'prohibited_char', 'prohibit_step', 'bidi_class', 'is_rtl', 'is_ltr', 'bidi_step', 'NameprepProfile',
+           'nameprep']
 
 # %% ../nbs/04_nameprep.ipynb 7
 def has_tone_mark(s: str) -> bool:
@@ -146,9 +147,17 @@ def is_prohibited(c: str) -> bool:
     "Whether character `c` is prohibited by Nameprep (tables C.1.2, C.2.2, C.3 to C.9)."
     return any(in_table(c) for in_table in _PROHIBITED_TABLES)
 
+def prohibited_char(s: str) -> str | None:
+    "The Prohibit step: the first character of `s` Nameprep prohibits, or `None`."
+    if s.isascii():
+        return None
+    bad = {c for c in set(s) if is_prohibited(c)}
+    return next(c for c in s if c in bad) if bad else None
+
+
 def prohibit_step(s: str) -> bool:
     "Whether `s` passes Nameprep's Prohibit step (no prohibited character)."
-    return s.isascii() or not any(map(is_prohibited, set(s)))
+    return prohibited_char(s) is None
 
 # %% ../nbs/04_nameprep.ipynb 28
 # Default bidi class of unassigned code points (DerivedBidiClass.txt), where not L.
@@ -234,15 +243,42 @@ def nameprep(s: str, check_bidi: bool = False,
     unassigned = profile.remap_unassigned and has_unassigned(s)
     # Step 7: NFKC.
     s = trace.step('7', s, nfkc(s, profile.unicode))
-    # Steps 8-9 (THIS, GECKO): Map and NFKC again.
+    # Steps 8 and 9 (THIS, GECKO): Map, then NFKC, once more.
     if unassigned:
-        s = trace.step('8-9', s, nfkc(map_step(s), profile.unicode))
+        s = trace.step('8', s, map_step(s))
+        s = trace.step('9', s, nfkc(s, profile.unicode))
     # Step 10: Prohibit.
-    if not prohibit_step(s):
-        char = next(c for c in s if is_prohibited(c))
+    char = prohibited_char(s)
+    if char is not None:
         return trace.fail('10', 'nameprep-prohibited', None, char=f'U+{ord(char):04X}')
     # Step 11: Check bidi, when asked.
     if check_bidi and not bidi_step(s, profile.bidi_unicode):
         return trace.fail('11', 'nameprep-bidi', None, label=s)
     # Step 12.
     return s
+
+# %% ../nbs/04_nameprep.ipynb 35
+register('nameprep', 'Nameprep', 'nameprep', {
+    '3': 'Map: ignorable characters dropped, case folded',
+    '4': 'GECKO: Corrigendum 5 sequences swapped',
+    '7': 'NFKC normalization',
+    '8': 'characters new since Unicode 3.2: mapped once more',
+    '9': 'characters new since Unicode 3.2: normalized once more'}, {
+    'nameprep-tone-mark': (
+        '2',
+        'GECKO: a combining tone mark (U+0340, U+0341)',
+        'host: a combining tone mark is refused (Nameprep step 2, GECKO)',
+        'http://àb/',
+        'gecko'),
+    'nameprep-prohibited': (
+        '10',
+        'the host holds a character Nameprep prohibits',
+        'host: {char} is prohibited (Nameprep, Prohibit step)',
+        'http://a\ue000b/'),
+    'nameprep-bidi': (
+        '11',
+        'a label mixes right-to-left and left-to-right characters',
+        'host: {label!r} mixes right-to-left and left-to-right text (Nameprep, Check '
+        'bidi step)',
+        'http://aא.test/',
+        'ie')})

@@ -10,10 +10,10 @@ from functools import lru_cache
 
 from .charclasses import (NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, LazyRegex, NamedTuple,
                                    check_type, preprocess, replace_noncharacters)
-from .trace import trace_for
+from .trace import register, trace_for
 
 # %% auto 0
-__all__ = ['INVALID_URL_STR', 'PARSE_THIS', 'PARSE_CHROME', 'PARSE_GECKO', 'PARSE_IE', 'ParsedURL', 'ParseProfile',
+__all__ = ['INVALID_URL_STR', 'INVALID', 'PARSE_THIS', 'PARSE_CHROME', 'PARSE_GECKO', 'PARSE_IE', 'ParsedURL', 'ParseProfile',
            'parse_profile_for', 'finish_step2', 'parse_url', 'parse_in_profile', 'parse_preprocessed', 'find_scheme',
            'split_path_query_fragment', 'parse_hierarchical', 'split_authority', 'parse_mailto_url', 'parse_drive_url',
            'parse_file_url', 'parse_unc_path']
@@ -113,6 +113,9 @@ class ParsedURL(NamedTuple):
         return self._replace(port=str(port) if isinstance(port, int) else port)
 
 # %% ../nbs/01_parsing.ipynb 9
+INVALID = ParsedURL(invalid=True)
+
+# %% ../nbs/01_parsing.ipynb 12
 class ParseProfile(NamedTuple):
     "The choices of one behaviour in the steps before the host."
     name: str
@@ -138,7 +141,7 @@ def parse_profile_for(browser: str) -> ParseProfile:
     from weburl_nb.host import profile_for      # the host section builds on this one
     return profile_for(browser).parse
 
-# %% ../nbs/01_parsing.ipynb 10
+# %% ../nbs/01_parsing.ipynb 13
 _LATER = ('scheme', 'user', 'password', 'port', 'path', 'query', 'fragment')
 
 
@@ -151,7 +154,7 @@ def finish_step2(u: ParsedURL, profile: ParseProfile) -> ParsedURL:
                                              profile.host_surrogate_pairs)
     return u._replace(**done)
 
-# %% ../nbs/01_parsing.ipynb 13
+# %% ../nbs/01_parsing.ipynb 16
 def parse_url(s: str, browser: str = 'this') -> ParsedURL:
     "The steps to parse a URL: preprocess `s`, then split it (`browser`: whose steps)."
     if browser == 'this':
@@ -170,26 +173,42 @@ def parse_in_profile(s: str, profile: ParseProfile) -> ParsedURL:
 def parse_preprocessed(s: str, profile: ParseProfile = PARSE_THIS) -> ParsedURL:
     "The steps to parse a URL, after preprocessing."
     trace = trace_for('parse')
+    # Step 2: two or more backslashes start a UNC path.
     if s.startswith('\\\\'):
-        return trace.note('2', parse_unc_path(s))                      # step 2
-    scheme, rest = find_scheme(s)                                      # step 3
+        return trace.note('2', parse_unc_path(s))
+    # Step 3: find the scheme; without one, the URL is relative.
+    scheme, rest = find_scheme(s)
     if scheme is None:
         return trace.note('3', ParsedURL(path=s, invalid=True, hierarchical=True))
+    # Step 4: a scheme of one letter is a Windows drive.
     if len(scheme) == 1 and scheme.isalpha():
-        return trace.note('4', parse_drive_url(scheme, rest))          # step 4
+        return trace.note('4', parse_drive_url(scheme, rest))
+    # Step 5: `file` and `mailto` have steps of their own.
     lower = scheme.lower()
     if lower == 'file':
-        return trace.note('5', parse_file_url(scheme, rest))           # step 5
+        return trace.note('5', parse_file_url(scheme, rest))
     if lower == 'mailto':
-        return trace.note('mailto', parse_mailto_url(scheme, rest))
+        return trace.note('5', parse_mailto_url(scheme, rest))
+    # Step 7, for the never-hierarchical schemes: the rest is the path (see the note).
     if lower in NOT_HIERARCHICAL_SCHEMES:
-        return trace.note('opaque', ParsedURL(scheme=scheme, path=rest))   # see the note
+        return trace.note('7', ParsedURL(scheme=scheme, path=rest))
+    # Step 6: a slash after the colon makes the URL hierarchical.
     if rest[:1] in SLASH_CHARS and rest:
-        return trace.note('6', parse_hierarchical(scheme, rest, profile))  # step 6
-    path, query, fragment = split_path_query_fragment(rest)            # step 7
+        return trace.note('6', parse_hierarchical(scheme, rest, profile))
+    # Step 7: otherwise fragment and query split off, and the rest is the path.
+    path, query, fragment = split_path_query_fragment(rest)
     return trace.note('7', ParsedURL(scheme=scheme, path=path, query=query, fragment=fragment))
 
-# %% ../nbs/01_parsing.ipynb 15
+# %% ../nbs/01_parsing.ipynb 18
+register('parse', 'Parsing', 'parsing', {
+    '2': 'a UNC path: a file: URL with its server as host',
+    '3': 'no scheme: a relative reference',
+    '4': 'a drive letter: a file: URL with an empty host',
+    '5': 'a file: or mailto: URL, by its own steps',
+    '6': 'hierarchical: authority, path, query and fragment',
+    '7': 'not hierarchical: the path, then query and fragment (see the note)'})
+
+# %% ../nbs/01_parsing.ipynb 20
 _SCHEME_RE = LazyRegex(r'[A-Za-z0-9+.\-]+(?=:)')
 
 
@@ -200,7 +219,7 @@ def find_scheme(s: str) -> tuple[str | None, str]:
         return None, s
     return m.group(), s[m.end() + 1:]
 
-# %% ../nbs/01_parsing.ipynb 18
+# %% ../nbs/01_parsing.ipynb 23
 _PQF_RE = LazyRegex(r'([^?#]*)(?:\?([^#]*))?(?:#(.*))?', re.DOTALL)
 
 
@@ -208,7 +227,7 @@ def split_path_query_fragment(s: str) -> tuple[str, str | None, str | None]:
     "Split `s` at the first `?` and first `#` into `(path, query, fragment)`."
     return _PQF_RE.fullmatch(s).groups()
 
-# %% ../nbs/01_parsing.ipynb 21
+# %% ../nbs/01_parsing.ipynb 26
 _HIER_RE = LazyRegex(r'([/\\]*)([^/\\?#]*)(.*)', re.DOTALL)
 
 
@@ -236,7 +255,7 @@ def parse_hierarchical(scheme: str, rest: str,
     path, query, fragment = split_path_query_fragment(remaining)
     return ParsedURL(scheme, user, password, host, port, path, query, fragment, hierarchical=True)
 
-# %% ../nbs/01_parsing.ipynb 23
+# %% ../nbs/01_parsing.ipynb 28
 def split_authority(authority: str) -> tuple[str | None, str | None, str, str | None]:
     "[url-spec] 3.3 and 3.4: split an authority into `(user, password, host, port)`."
     user = password = port = None
@@ -251,20 +270,20 @@ def split_authority(authority: str) -> tuple[str | None, str | None, str, str | 
         host, port = hostport[:last_colon], hostport[last_colon + 1:]
     return user, password, host, port
 
-# %% ../nbs/01_parsing.ipynb 29
+# %% ../nbs/01_parsing.ipynb 34
 def parse_mailto_url(scheme: str, rest: str) -> ParsedURL:
     "The steps to parse a `mailto:` URL."
     path, question, query = rest.partition('?')
     return ParsedURL(scheme=scheme, path=path, query=query if question else None)
 
-# %% ../nbs/01_parsing.ipynb 32
+# %% ../nbs/01_parsing.ipynb 37
 def parse_drive_url(letter: str, rest: str) -> ParsedURL:
     "The steps to parse a drive URL (`c:\\dir\\file` -> `file:` with an empty host)."
     rest, query, fragment = split_path_query_fragment(rest)                      # step 1
     path = '/' + letter + ':' + ('' if rest[:1] in SLASH_CHARS and rest else '/') + rest   # step 2
     return ParsedURL('file', host='', path=path, query=query, fragment=fragment, hierarchical=True)  # step 3
 
-# %% ../nbs/01_parsing.ipynb 35
+# %% ../nbs/01_parsing.ipynb 40
 _FILE_RE = LazyRegex(r'([/\\]*)([^/\\]*)(.*)', re.DOTALL)
 
 
@@ -278,7 +297,7 @@ def parse_file_url(scheme: str, rest: str) -> ParsedURL:
         host, path = None, rest                             # step 3
     return ParsedURL(scheme, host=host, path=path, query=query, fragment=fragment, hierarchical=True)
 
-# %% ../nbs/01_parsing.ipynb 38
+# %% ../nbs/01_parsing.ipynb 43
 _UNC_HOST_RE = LazyRegex(r'([^/\\]*)(.*)', re.DOTALL)   # step 3: host, then path
 
 

@@ -6,13 +6,14 @@
 from __future__ import annotations
 
 from .charclasses import LazyRegex, check_type, preprocess
-from .parsing import (PARSE_THIS, ParsedURL, finish_step2, parse_preprocessed,
+from .parsing import (INVALID, PARSE_THIS, ParsedURL, ParseProfile, finish_step2,
+                               parse_preprocessed,
                                parse_profile_for)
-from .trace import trace_for
+from .trace import register, trace_for
 
 # %% auto 0
-__all__ = ['DRIVE_SPEC_RE', 'INVALID', 'remove_dot_segments', 'merge_path', 'decode_file_slashes', 'begins_with_drive_spec',
-           'resolve_relative_url', 'resolve_url']
+__all__ = ['DRIVE_SPEC_RE', 'remove_dot_segments', 'merge_path', 'decode_file_slashes', 'begins_with_drive_spec',
+           'resolve_relative_url', 'resolve_url', 'read_reference', 'resolve_checked']
 
 # %% ../nbs/02_resolution.ipynb 5
 def _dot_at(path: str, i: int) -> int:
@@ -165,9 +166,6 @@ def begins_with_drive_spec(path: str) -> bool:
     return _LEADING_DRIVE_RE.match(path) is not None
 
 # %% ../nbs/02_resolution.ipynb 17
-INVALID = ParsedURL(invalid=True)
-
-
 def _clean_path(path: str, is_file: bool) -> str:
     "Steps 2.2, 3.3-3.4: the `file:` decoding rule, then remove dot-segments."
     return remove_dot_segments(decode_file_slashes(path) if is_file else path)
@@ -181,38 +179,46 @@ def _copied_path(path: str | None, is_file: bool) -> str | None:
 def resolve_relative_url(r: ParsedURL, base: ParsedURL) -> ParsedURL:
     "The steps to resolve a relative URL: complete reference `r` from `base`."
     trace = trace_for('relative')
-    if not base.hierarchical:                                                   # step 1
+    # Step 1: a base without hierarchy cannot complete a reference.
+    if not base.hierarchical:
         return INVALID
     scheme = base.scheme
     is_file = scheme is not None and scheme.lower() == 'file'
     path = r.path
-    if r.has_authority:                                                         # step 2
+    # Step 2: a reference with an authority keeps it; the base gives the scheme.
+    if r.has_authority:
         if path is not None:
             path = _clean_path(path, is_file)
-        return trace.note('2', r._replace(scheme=scheme, path=path, invalid=False, hierarchical=True))
-    authority = dict(user=base.user, password=base.password, host=base.host, port=base.port)
-    if path and path[0] in '/\\':                                               # step 3
+        return trace.note('2', ParsedURL(scheme, r.user, r.password, r.host, r.port,
+                                         path, r.query, r.fragment, False, True))
+    user, password, host, port = base.user, base.password, base.host, base.port
+    # Step 3: an absolute path loses its dot-segments.
+    if path and path[0] in '/\\':
         path = trace.step('3', path, _clean_path(path, is_file))
-    elif not path and r.query is not None:                                      # step 4
-        path = trace.note('4', _copied_path(base.path, is_file))  # departure
-    elif not path and r.fragment is not None:                                   # step 5
-        copied = _copied_path(base.path, is_file)           # departure: the note
-        result = ParsedURL(scheme, **authority, path=copied, query=base.query,
-                           fragment=r.fragment, hierarchical=True)
-        return trace.note('5', result)
-    else:                                                                       # step 6
+    # Step 4: a query alone takes the base's path (departure: cleaned, see the note).
+    elif not path and r.query is not None:
+        path = trace.note('4', _copied_path(base.path, is_file))
+    # Step 5: a fragment alone takes the base's path and query (departure: the note).
+    elif not path and r.fragment is not None:
+        copied = _copied_path(base.path, is_file)
+        return trace.note('5', ParsedURL(scheme, user, password, host, port, copied,
+                                         base.query, r.fragment, False, True))
+    # Step 6: any other path is merged with the base's, then loses its dot-segments.
+    else:
         r_path, b_path = path or '', base.path
         if is_file:
             r_path = decode_file_slashes(r_path)
             b_path = decode_file_slashes(b_path or '')  # departure: the note
             if begins_with_drive_spec(r_path):
-                authority = dict(user=None, password=None, host=None, port=None)
+                user = password = host = port = None
                 b_path = ''
-        has_authority = any(v is not None for v in authority.values())
+        has_authority = not (user is None and password is None and host is None
+                             and port is None)
         merged = remove_dot_segments(merge_path(r_path, b_path, has_authority))
         path = trace.step('6', r_path, merged)
-    return ParsedURL(scheme, **authority, path=path, query=r.query, fragment=r.fragment,
-                     hierarchical=True)                                         # step 7
+    # Step 7: the completed URL.
+    return ParsedURL(scheme, user, password, host, port, path, r.query, r.fragment,
+                     False, True)
 
 # %% ../nbs/02_resolution.ipynb 19
 def _without_fragment(u: ParsedURL) -> ParsedURL:
@@ -230,28 +236,84 @@ def resolve_url(s: str, base: ParsedURL, browser: str = 'this') -> ParsedURL:
     "The steps to resolve a URL: the reference `s` against the parsed URL `base`."
     s = check_type('resolve_url', 's', s)
     base = check_type('resolve_url', 'base', base, ParsedURL)
-    trace = trace_for('resolve')
-    if base.invalid:                                                            # step 4
-        return trace.fail('4', 'base-invalid', INVALID)
     profile = PARSE_THIS if browser == 'this' else parse_profile_for(browser)
-    late = browser != 'this' and profile.late_step2     # step 2 after parsing (Parsing)
-    s = trace.step('5', s, preprocess(s, not late))                             # step 5
-    if s == '':                                                                 # step 6
+    return resolve_checked(s, base, profile)
+
+
+def read_reference(s: str,
+                   profile: ParseProfile = PARSE_THIS) -> tuple[str, ParsedURL | None]:
+    "Steps 5 and 7: `s` preprocessed, and its parse (`None` if empty: see step 6)."
+    trace = trace_for('resolve')
+    late = profile.late_step2               # step 2 after parsing (see Parsing)
+    # Step 5: preprocess the reference.
+    s = trace.step('5', s, preprocess(s, not late))
+    if s == '':
+        return s, None
+    # Step 7: parse it.
+    r = parse_preprocessed(s, profile)
+    return s, finish_step2(r, profile) if late else r
+
+
+def resolve_checked(s: str, base: ParsedURL, profile: ParseProfile = PARSE_THIS,
+                    read: tuple[str, ParsedURL | None] | None = None) -> ParsedURL:
+    "`resolve_url`, arguments checked; `read`: `read_reference(s, profile)`, if done."
+    trace = trace_for('resolve')
+    # Step 4: an invalid base makes the URL invalid.
+    if base.invalid:
+        return trace.fail('4', 'base-invalid', INVALID)
+    # Steps 5 and 7: preprocess and parse the reference (unless the caller has).
+    s, r = read_reference(s, profile) if read is None else read
+    # Step 6: an empty reference gives the base without its fragment.
+    if r is None:
         return trace.note('6', _without_fragment(base))
-    r = parse_preprocessed(s, profile)                                          # step 7
-    if late:
-        r = finish_step2(r, profile)
-    if r.invalid:                                                               # step 8
+    # Step 8: without a scheme, it takes the base's and is resolved as relative.
+    if r.invalid:
         if not base.hierarchical:
             return trace.fail('8', 'base-not-hierarchical', INVALID, scheme=base.scheme)
         as_absolute = trace.note('8', (base.scheme or '') + ':' + s)
         r = parse_preprocessed(as_absolute, profile)
-        return resolve_relative_url(finish_step2(r, profile) if late else r, base)
-    if base.hierarchical and base.scheme is not None and r.scheme.lower() == base.scheme.lower():  # step 9
+        if profile.late_step2:
+            r = finish_step2(r, profile)
+        return resolve_relative_url(r, base)
+    # Step 9: with the base's scheme, it is the base or resolved as relative.
+    same_scheme = base.scheme is not None and r.scheme.lower() == base.scheme.lower()
+    if base.hierarchical and same_scheme:
         if not r.has_authority and not r.path and r.query is None and r.fragment is None:
             return trace.note('9', _without_fragment(base))
         return resolve_relative_url(r, base)
-    if r.hierarchical and r.path is not None:                                   # step 10
-        path = _clean_path(r.path, r.scheme.lower() == 'file')
-        r = r._replace(path=trace.step('10', r.path, path))
+    # Step 10: an absolute URL, its path without dot-segments.
+    if r.hierarchical and r.path is not None:
+        path = trace.step('10', r.path, _clean_path(r.path, r.scheme.lower() == 'file'))
+        if path != r.path:
+            r = r._replace(path=path)
     return r
+
+# %% ../nbs/02_resolution.ipynb 21
+register('resolve', 'Resolution', 'resolution', {
+    '5': 'preprocessed: outer spaces and controls trimmed, tabs and newlines removed',
+    '6': 'an empty reference: the base without its fragment',
+    '8': "no scheme: the base's scheme put in front, then resolved as a relative URL",
+    '9': "the base's scheme and nothing else: the base without its fragment",
+    '10': 'an absolute URL: dot-segments removed from its path'}, {
+    'no-scheme-no-base': (
+        '4',
+        'the URL has no scheme, and no base was given',
+        'no scheme, and no base to resolve against (resolution step 4)',
+        'example.com/a'),
+    'base-invalid': (
+        '4',
+        'the base URL has no scheme',
+        'the base URL has no scheme (resolution step 4)',
+        'a b/c'),
+    'base-not-hierarchical': (
+        '8',
+        'a relative reference, and a base that has no hierarchy',
+        'a relative reference cannot be resolved against a {scheme}: URL (resolution '
+        'step 8)',
+        'a/b mailto:x@example.com')})
+register('relative', 'Resolution', 'resolution', {
+    '2': 'the reference has an authority: the base gives only the scheme',
+    '3': 'an absolute path: dot-segments removed',
+    '4': "a query alone: the base's path",
+    '5': 'a fragment alone: the base with this fragment',
+    '6': "a relative path: merged with the base's directory, dot-segments removed"})

@@ -13,7 +13,8 @@ if TYPE_CHECKING:
     from typing import Any
 
 # %% auto 0
-__all__ = ['OFF', 'REASONS', 'STEPS', 'SECTIONS', 'Step', 'trace_for', 'Recording', 'quiet', 'untraced', 'Reason', 'step_anchor']
+__all__ = ['OFF', 'REASONS', 'STEPS', 'SECTIONS', 'Step', 'trace_for', 'Recording', 'quiet', 'untraced', 'Reason', 'register',
+           'step_anchor']
 
 # %% ../nbs/14_trace.ipynb 6
 class Step(NamedTuple):
@@ -137,105 +138,23 @@ class Reason(NamedTuple):
     browser: str = 'this'   # the profile the example fails in
 
 
-REASONS = {r[0]: Reason(*r[1:]) for r in [
-    ('no-scheme-no-base', 'resolve', '4', 'the URL has no scheme, and no base was given',
-     'no scheme, and no base to resolve against (resolution step 4)', 'example.com/a'),
-    ('base-invalid', 'resolve', '4', 'the base URL has no scheme',
-     'the base URL has no scheme (resolution step 4)', 'a b/c'),
-    ('base-not-hierarchical', 'resolve', '8', 'a relative reference, and a base that has no hierarchy',
-     'a relative reference cannot be resolved against a {scheme}: URL (resolution step 8)',
-     'a/b mailto:x@example.com'),
-    ('host-encoded-bracket', 'host', '5', 'the host starts with `%5B`, an encoded `[`',
-     "host {host!r} starts with %5B, an encoded '[' (CanonicalizeHost step 5)", 'http://%5Bx%5D/'),
-    ('host-nameprep', 'host', '11', 'Nameprep refused the host (the Nameprep step says why)',
-     'host {host!r}: Nameprep refused it (CanonicalizeHost step 11)', 'http://a\ue000b/'),
-    ('host-percent', 'host', '12', 'CHROME: a `%` left in the host after decoding',
-     "host {host!r} holds a '%' after decoding (CanonicalizeHost step 12, CHROME)", 'http://a%25b/',
-     'chrome'),
-    ('host-null-space', 'host', '13', 'GECKO: the host holds a NUL or a space',
-     'host {host!r} holds a NUL or a space (CanonicalizeHost step 13, GECKO)', 'http://a\x00b/', 'gecko'),
-    ('host-label', 'host', '20', 'a label of the host cannot be written in ASCII',
-     'host: the label {label!r} cannot be written in ASCII (CanonicalizeHost step 20)',
-     'http://xn--\u00fc.test/'),
-    ('host-ipv4-overflow', 'host', '27', 'CHROME: a number of an IPv4 address over 32 bits',
-     "host {host!r}: a number over 32 bits (CanonicalizeHost step 27, CHROME)", 'http://4294967296/',
-     'chrome'),
-    ('host-colon', 'host', '26', 'a `:` outside square brackets, in a scheme other than `file`',
-     "host {host!r} has a ':' outside square brackets (CanonicalizeHost step 26)", 'http://[::1]x:8/'),
-    ('host-forbidden-code-point', 'host', '28', 'after decoding, the host holds `/`, `\\`, `%` or NUL',
-     'host: {char!r} may not appear in a host (CanonicalizeHost step 28)', 'http://a%2fb.test/'),
-    ('host-bad-percent', 'host', '29', "IE: `%00`, or a `%` without two hexadecimal digits",
-     "host {host!r} holds %00 or a stray '%' (CanonicalizeHost step 29, IE)", 'http://a%zzb/', 'ie'),
-    ('nameprep-tone-mark', 'nameprep', '2', 'GECKO: a combining tone mark (U+0340, U+0341)',
-     'host: a combining tone mark is refused (Nameprep step 2, GECKO)', 'http://a\u0340b/', 'gecko'),
-    ('nameprep-prohibited', 'nameprep', '10', 'the host holds a character Nameprep prohibits',
-     'host: {char} is prohibited (Nameprep, Prohibit step)', 'http://a\ue000b/'),
-    ('nameprep-bidi', 'nameprep', '11', 'a label mixes right-to-left and left-to-right characters',
-     'host: {label!r} mixes right-to-left and left-to-right text (Nameprep, Check bidi step)',
-     'http://a\u05d0.test/', 'ie'),
-    ('host-invalid', 'canon', 'C5', 'the host failed CanonicalizeHost',
-     'the host {host!r} is invalid (canonicalization C5)', 'http://a%2fb.test/'),
-    ('port-not-digits', 'canon', 'C6', 'the port is not a string of digits',
-     'port {port!r} is not a number (canonicalization C6)', 'http://example.com:8o/'),
-    ('port-out-of-range', 'canon', 'C6', 'a port of digits above 65535',
-     'port {port} is above 65535 (canonicalization C6)', 'http://example.com:99999/'),
-]}
+REASONS: dict[str, Reason] = {}       # a reason's name -> its `Reason`, from `register`
 
 # %% ../nbs/14_trace.ipynb 14
-STEPS = {(section, number): what for section, rows in {
-    'parse': [('2', 'a UNC path: a file: URL with its server as host'),
-              ('3', 'no scheme: a relative reference'),
-              ('4', 'a drive letter: a file: URL with an empty host'),
-              ('5', 'a file: URL'),
-              ('mailto', 'a mailto: URL: path and query'),
-              ('opaque', 'a scheme without hierarchy: the rest is the path'),
-              ('6', 'hierarchical: authority, path, query and fragment'),
-              ('7', 'no slash after the colon: path, query and fragment')],
-    'resolve': [('5', 'preprocessed: outer spaces and controls trimmed, tabs and newlines removed'),
-                ('6', 'an empty reference: the base without its fragment'),
-                ('8', "no scheme: the base's scheme put in front, then resolved as a relative URL"),
-                ('9', "the base's scheme and nothing else: the base without its fragment"),
-                ('10', 'an absolute URL: dot-segments removed from its path')],
-    'relative': [('2', 'the reference has an authority: the base gives only the scheme'),
-                 ('3', 'an absolute path: dot-segments removed'),
-                 ('4', "a query alone: the base's path"),
-                 ('5', 'a fragment alone: the base with this fragment'),
-                 ('6', "a relative path: merged with the base's directory, dot-segments removed")],
-    'canon': [('C2', 'scheme lowercased'),
-              ('C3', 'user-info: empty parts dropped, the rest percent-encoded'),
-              ('C4', 'file: host and path: drives, localhost and UNC slashes'),
-              ('C5', 'host canonicalized'),
-              ('C6', 'port: leading zeros and the default port dropped'),
-              ('C7-C8', 'path: a leading /, unreserved escapes decoded, the rest percent-encoded'),
-              ('C10', "a path starting with // protected by '/.'"),
-              ('C11', "query percent-encoded in the document's encoding, fragment's controls escaped")],
-    'host': [('2', 'tabs and newlines removed'),
-             ('6', 'percent-decoded, the bytes read as UTF-8'),
-             ('7', 'IE: the escapes of some ASCII characters decoded'),
-             ('10', 'CHROME, IE: a final label separator set aside as the root dot'),
-             ('11', 'Nameprep on the whole host'),
-             ('14', 'CHROME: some characters percent-encoded'),
-             ('15', 'label separators (U+3002, U+FF0E, U+FF61) become "."'),
-             ('16', 'the root dot set aside'),
-             ('20', 'labels with non-ASCII characters written in Punycode'),
-             ('23', 'CHROME: escapes turned back into characters'),
-             ('24', 'CHROME: ASCII letters lowercased'),
-             ('25', 'an IPv6 literal, written in canonical form'),
-             ('27', 'an IPv4 address, written in dotted decimal'),
-             ('30', 'characters URLs do not allow in a host percent-encoded')],
-    'nameprep': [('3', 'Map: ignorable characters dropped, case folded'),
-                 ('4', 'GECKO: Corrigendum 5 sequences swapped'),
-                 ('7', 'NFKC normalization'),
-                 ('8-9', 'characters new since Unicode 3.2: mapped and normalized once more')],
-}.items() for number, what in rows}
+STEPS: dict[tuple[str, str], str] = {}      # (section, step number) -> the step
+SECTIONS: dict[str, tuple[str, str]] = {}   # section -> (its title, its page)
 
-# %% ../nbs/14_trace.ipynb 16
-SECTIONS = {'parse': ('Parsing', 'parsing'), 'resolve': ('Resolution', 'resolution'),
-            'relative': ('Resolution', 'resolution'), 'canon': ('Canonicalization', 'canonicalization'),
-            'host': ('Host canonicalization', 'host'), 'nameprep': ('Nameprep', 'nameprep')}
 
-# %% ../nbs/14_trace.ipynb 18
-_NAMED_STEPS = {('parse', 'mailto'): '5', ('parse', 'opaque'): '7'}
+def register(section: str, title: str, page: str, steps: dict[str, str],
+             reasons: dict[str, tuple] | None = None) -> None:
+    "Enter `section`'s page, the `steps` it reports and its `reasons` in the registry."
+    SECTIONS[section] = (title, page)
+    for number, what in steps.items():
+        STEPS[section, number] = what
+    for name, (step, *rest) in (reasons or {}).items():
+        REASONS[name] = Reason(section, step, *rest)
+
+# %% ../nbs/14_trace.ipynb 17
 _ANCHOR_PREFIX = {'relative': 'relative-'}
 
 
@@ -244,7 +163,7 @@ def step_anchor(section: str, number: str) -> str:
     page = SECTIONS.get(section, ('', ''))[1]
     if not page:
         return ''
-    first = _NAMED_STEPS.get((section, number), number).split('-')[0].split('.')[0]
+    first = number.split('.')[0]
     if first[:1] == 'C':
         return f'{page}.html#{first.lower()}'
     return f"{page}.html#{_ANCHOR_PREFIX.get(section, '')}step-{first}"
