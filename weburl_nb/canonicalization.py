@@ -10,7 +10,7 @@ import re
 from .encoding import encoder, encoder_for
 from .charclasses import DIGIT, NOT_HIERARCHICAL_SCHEMES, UNRESERVED, LazyRegex
 from .charclasses import check_type
-from .host import HostProfile, canonicalize_host, profile_for
+from .host import THIS, HostProfile, canonicalize_host, profile_for
 from .parsing import INVALID, ParsedURL
 from .resolution import DRIVE_SPEC_RE
 from .trace import register, trace_for
@@ -261,6 +261,9 @@ def check_options(func: str, charset, browser) -> tuple[str | None, HostProfile]
 def check_arguments(func: str, url, base, charset,
                     browser) -> tuple[str, str | None, str | None, HostProfile]:
     "`url`, `base`, `charset` and the profile of `browser`, checked for `func`."
+    if (url.__class__ is str and (base is None or base.__class__ is str)
+            and charset is None and browser == 'this'):
+        return url, base, None, THIS            # the common call: nothing to convert
     url = check_type(func, 'url', url)
     base = check_type(func, 'base', base, str, optional=True)
     return (url, base, *check_options(func, charset, browser))
