@@ -127,3 +127,15 @@ def test_each_rule_before_the_host_rests_on_its_records(browser):
             matched = {":".join(cid.split(":", 2)[:2])
                        for cid in effects[field]["matches the recorded fields of"]}
             assert ids <= matched, f"{browser} {field}: {sorted(ids - matched)} no longer rest on it"
+
+
+@pytest.mark.parametrize("mode", BROWSERS)
+def test_noncharacter_and_surrogate_classes_agree_fully(mode):
+    """Every case of the core files whose input holds a stringprep C.4 (noncharacter) or C.5
+    (surrogate) code point agrees in every profile: the classes the rules of preprocessing
+    step 2 are about (`python tests/conformance.py --classes` prints every class)."""
+    from conformance import class_agreement
+    table = class_agreement(mode)
+    for name in ("C.4 noncharacter", "C.5 surrogate"):
+        cases, agree = table[name]
+        assert cases and agree == cases, f"{mode} {name}: {agree} of {cases}"
