@@ -393,6 +393,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n== making {len(runnable)} venvs in {WORK.relative_to(ROOT)}/ ...", flush=True)
         with ThreadPoolExecutor(len(runnable)) as pool:
             list(pool.map(venv_for, runnable))
+        print(f"   ready after {time.monotonic() - t0:.0f} s", flush=True)
     for it in runnable:
         print(f"\n== {it.label} ({it.version}): venv and pytest ...", flush=True)
         row = run_pytest(it)
