@@ -80,8 +80,8 @@ test-spark:  ## the Spark recipes and tests on local[*] (pip install -e '.[spark
 test-matrix:  ## the pytest suite under every CPython >= min_python found here (one venv each, in .matrix/), and the conformance cases under Pyodide in node; a table of the results
 	$(PY) tools/matrix.py $(MATRIX_ARGS)
 
-test-wheel:  ## build the wheel, install it into a fresh venv outside the checkout, and run the smoke test there
-	$(PY) tools/wheel_smoke.py
+test-wheel:  ## build the wheel, install it into a fresh venv outside the checkout, and run the smoke test there (WHEEL_ARGS='--python PATH' picks the interpreter)
+	$(PY) tools/wheel_smoke.py $(WHEEL_ARGS)
 
 check-sync:  ## weburl_nb/ and README.md equal what nbs/ generates; notebooks are clean
 	$(PY) tools/check_sync.py
