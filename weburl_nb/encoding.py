@@ -74,12 +74,22 @@ def index_pointers(name: str, skip: range = range(0)) -> dict[int, int]:
 
 # %% ../nbs/05a_encodings.ipynb 14
 ASCII = {c: bytes([c]) for c in range(0x80)}
+_NOT_ASCII_RUN = LazyRegex('([^\x00-\x7f]+)')
 
 
 def table_encoder(table: dict[int, bytes], errors: str = 'replace') -> Callable:
     "An encoder running `table` over a string; what it lacks goes to handler `errors`."
+    plain_ascii = all(table.get(c) == ASCII[c] for c in range(0x80))
+
     def encode(s: str) -> bytes:
-        return codecs.charmap_encode(s, errors, table)[0]
+        if not plain_ascii:
+            return codecs.charmap_encode(s, errors, table)[0]
+        if s.isascii():
+            return s.encode('ascii')
+        parts = _NOT_ASCII_RUN.split(s)             # ASCII, other characters, ASCII, ...
+        parts[1::2] = [codecs.charmap_encode(run, errors, table)[0].decode('latin-1')
+                       for run in parts[1::2]]
+        return ''.join(parts).encode('latin-1')
     return encode
 
 # %% ../nbs/05a_encodings.ipynb 17
