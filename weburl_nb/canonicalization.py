@@ -24,7 +24,9 @@ __all__ = ['USERINFO_OCTETS', 'PATH_OCTETS', 'QUERY_OCTETS', 'OPAQUE_PATH_OCTETS
            'canonicalize_checked', 'port_failure']
 
 # %% ../nbs/06_canonicalization.ipynb 7
-_ESCAPES = [f'%{b:02X}' for b in range(256)]     # each octet's escape, written once
+def _escape_run(m: re.Match) -> bytes:
+    "Step 7 for a run of bytes of the set: `%` and two uppercase hex digits each."
+    return b'%' + m.group().hex('%').upper().encode('ascii')
 
 
 class EncodeSet:
@@ -32,10 +34,11 @@ class EncodeSet:
 
     def __init__(self, octets):
         self.octets = frozenset(octets)
-        self.table = {b: _ESCAPES[b] for b in self.octets}
         safe = ''.join([chr(b) for b in range(0x80) if b not in self.octets])
         self.all_safe = LazyRegex(f'[{re.escape(safe)}]*' if safe else '')
         self.leaves_ascii = self.octets >= {0x1B, *range(0x80, 0x100)}   # see step 8
+        self.runs = LazyRegex(b'[' + re.escape(bytes(sorted(self.octets))) + b']+'
+                              if self.octets else b'(?!)')          # see step 7
 
     @classmethod
     def all_except(cls, safe: str) -> 'EncodeSet':
@@ -54,7 +57,7 @@ def percent_encode(s: str, encoding: str | None, octets: EncodeSet) -> str:
     if octets.all_safe.fullmatch(s) is not None:
         return s
     encode = _UTF8 if encoding is None else encoder_for(encoding)           # step 3
-    escaped = encode(s).decode('latin-1').translate(octets.table)           # steps 5-7
+    escaped = octets.runs.sub(_escape_run, encode(s)).decode('latin-1')      # steps 5-7
     if escaped.isascii() and (octets.leaves_ascii or encode is _UTF8):
         return escaped                                                      # step 8: same
     if encode is not _UTF8:                                 # departure: no legacy decoders
