@@ -29,6 +29,17 @@ def _escape_run(m: re.Match) -> bytes:
     return b'%' + m.group().hex('%').upper().encode('ascii')
 
 
+_ESCAPE_BLOCK = 8192            # bytes escaped per round: bounds the pieces `re.sub` keeps
+
+
+def _escape_runs(data: bytes, octets: 'EncodeSet') -> str:
+    "Step 7: every byte of `data` in the set escaped, the string read as Latin-1."
+    if len(data) <= _ESCAPE_BLOCK:
+        return octets.runs.sub(_escape_run, data).decode('latin-1')
+    return ''.join([octets.runs.sub(_escape_run, data[i:i + _ESCAPE_BLOCK]).decode('latin-1')
+                    for i in range(0, len(data), _ESCAPE_BLOCK)])
+
+
 class EncodeSet:
     "A set of octets to percent-encode, with the lookup tables that make encoding fast."
 
@@ -57,7 +68,7 @@ def percent_encode(s: str, encoding: str | None, octets: EncodeSet) -> str:
     if octets.all_safe.fullmatch(s) is not None:
         return s
     encode = _UTF8 if encoding is None else encoder_for(encoding)           # step 3
-    escaped = octets.runs.sub(_escape_run, encode(s)).decode('latin-1')      # steps 5-7
+    escaped = _escape_runs(encode(s), octets)                              # steps 5-7
     if escaped.isascii() and (octets.leaves_ascii or encode is _UTF8):
         return escaped                                                      # step 8: same
     if encode is not _UTF8:                                 # departure: no legacy decoders

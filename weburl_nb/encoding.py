@@ -9,6 +9,7 @@ import codecs
 import sys
 from collections.abc import Callable
 from functools import lru_cache, partial
+from itertools import count
 
 from .charclasses import TYPE_CHECKING, LazyRegex
 
@@ -74,23 +75,20 @@ def index_pointers(name: str, skip: range = range(0)) -> dict[int, int]:
 
 # %% ../nbs/05a_encodings.ipynb 14
 ASCII = {c: bytes([c]) for c in range(0x80)}
-_NOT_ASCII_RUN = LazyRegex('([^\x00-\x7f]+)')
+_HANDLERS = count()                             # names of the error handlers below
 
 
 def table_encoder(table: dict[int, bytes], errors: str = 'replace') -> Callable:
     "An encoder running `table` over a string; what it lacks goes to handler `errors`."
-    plain_ascii = all(table.get(c) == ASCII[c] for c in range(0x80))
+    if any(table.get(c) != ASCII[c] for c in range(0x80)):
+        return lambda s: codecs.charmap_encode(s, errors, table)[0]
+    name = f'weburl_nb.table-{next(_HANDLERS)}'
 
-    def encode(s: str) -> bytes:
-        if not plain_ascii:
-            return codecs.charmap_encode(s, errors, table)[0]
-        if s.isascii():
-            return s.encode('ascii')
-        parts = _NOT_ASCII_RUN.split(s)             # ASCII, other characters, ASCII, ...
-        parts[1::2] = [codecs.charmap_encode(run, errors, table)[0].decode('latin-1')
-                       for run in parts[1::2]]
-        return ''.join(parts).encode('latin-1')
-    return encode
+    def other_run(e: UnicodeEncodeError) -> tuple[bytes, int]:
+        "The ASCII codec's handler: a run of other characters, by the table."
+        return codecs.charmap_encode(e.object[e.start:e.end], errors, table)[0], e.end
+    codecs.register_error(name, other_run)
+    return lambda s: s.encode('ascii', name)
 
 # %% ../nbs/05a_encodings.ipynb 17
 def single_byte_table(name: str) -> dict[int, bytes]:
