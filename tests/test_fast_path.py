@@ -1,6 +1,7 @@
 """The shortcuts of `url_to_canon_url` give exactly the answers of the full algorithms
-(`url_to_canon_url_steps`): over every conformance input (with and without its base and charset)
-and over the benchmark corpora when they are present (`WEBURL_BENCHDATA`, default `../shared/bench`).
+(`url_to_canon_url_steps`): over every conformance input (with and without its base and charset),
+over the benchmark corpora when they are present (`WEBURL_BENCHDATA`, default `../shared/bench`), the
+messy corpus of issue 18 made from them (`bench/messy.py`), and random URLs built for each tier.
 """
 import os
 from pathlib import Path
@@ -89,5 +90,55 @@ def test_random_urls_of_the_shortcut_shapes():
         link = rng.choice(["", "../" * rng.randint(1, 3), "./", "/", "\\"]) + path(rng.randint(0, 3))[1:] + rng.choice(tail)
         triples.append((link, base, rng.choice([None, "euc-jp"])))
         triples.append((absolute(), base, None))
+    bad = _mismatches(triples)
+    assert not bad, f"{len(bad)} mismatches, first: {bad[:3]}"
+
+
+MESSY = Path(__file__).resolve().parents[1] / "bench" / "messy.py"
+
+
+@pytest.mark.skipif(not (BENCH / "absolute.txt").is_file(), reason="benchmark corpora not found")
+@pytest.mark.parametrize("seed", [18, 1018, 7])
+def test_messy_corpus(seed):
+    "The messy corpus of issue 18 (real URLs given 1-3 faults each), three seeds, 4,000 URLs each."
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("messy", MESSY)
+    messy = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(messy)
+    items = messy.generate(BENCH, seed, 4000)
+    bad = _mismatches([(url, None, charset) for _, url, charset in items])
+    bad += _mismatches([(url, "http://example.com/a/b?q", charset) for _, url, charset in items[::4]])
+    assert not bad, f"{len(bad)} mismatches, first: {bad[:3]}"
+
+
+def second_tier_urls(rng, n):
+    "`n` random absolute URLs of the second tier's shape (and near it), with the faults it repairs."
+    schemes = ["http", "HTTP", "Https", "ws", "wss", "ftp", "gopher", "x-y", "git+ssh", "file", "mailto", "a"]
+    seps = ["://", ":\\\\", ":/\\", ":\\/", ":///", ":/", "://\\"]
+    users = ["", "", "", "u@", "u:@", ":@", "@", "u:p@", "a b:c%41@", "\u00fc@", "u:p:q@"]
+    hosts = ["example.com", "EXAMPLE.Com", "b\u00fccher.de", "xn--4gq.jp", "1.2.3.4", "0x7f.1", "3232235777",
+             "010.0.0.1", "[::1]", "[0:0:0:0:0:0:0:1]", "[::FFFF:1.2.3.4]", "a..b", "a%2eb", "%41b", "h_1",
+             "", "a b", "a%2fb", "\u6771\u4eac\u3002jp", "h:", "[::1", "a\tb", "ex.com.", "-a-"]
+    ports = ["", "", ":80", ":443", ":0080", ":8080", ":", ":99999", ":8o", ":21"]
+    seg = ["a", "B", ".", "..", "%2e", "%2E%2e", ".%2E", "%41", "%7e", "%7E", "%zz", "%", "", "x y", "\u00fc",
+           "\\", ";p=1", "~u", "%c3%A9", "%2F", "a\tb", "\u65e5\u672c"]
+    tails = ["", "?", "?q=1", "?a b", "?\u00fc+\u65e5=1&x", "#", "#f", "#a b", "?q#f", "#\x85", "?%41#%41", "#\u00e9"]
+    out = []
+    for _ in range(n):
+        path = "".join(rng.choice(["/", "\\"]) + rng.choice(seg) for _ in range(rng.randint(0, 4)))
+        url = (rng.choice(schemes) + rng.choice(seps) + rng.choice(users) + rng.choice(hosts)
+               + rng.choice(ports) + path + rng.choice(tails))
+        out.append(rng.choice(["", " ", "\t", "\x0c"]) + url + rng.choice(["", " ", "\n", "\r\n"]))
+    return out
+
+
+def test_random_urls_of_the_second_tier_shapes():
+    "30,000 random absolute URLs of the second tier's shapes, alone, against a base, in a charset."
+    import random
+    rng = random.Random(18)
+    urls = second_tier_urls(rng, 20000)
+    triples = [(u, None, None) for u in urls]
+    triples += [(u, rng.choice(["http://h/a/b", "https://x.org/", "mailto:m@x", "file:///c:/d"]),
+                 rng.choice([None, "shift_jis", "windows-1252", "gb18030"])) for u in urls[:10000]]
     bad = _mismatches(triples)
     assert not bad, f"{len(bad)} mismatches, first: {bad[:3]}"

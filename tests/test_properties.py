@@ -22,6 +22,14 @@ url_text = st.tuples(st.sampled_from(SCHEMES), tail).map(''.join)
 link_text = st.one_of(tail, url_text)
 base_text = st.one_of(st.none(), url_text, any_text)
 charsets = st.sampled_from(CHARSETS)
+# absolute URLs with an authority: the repair tier's shape and its edges (three slashes, `file`, opaque)
+AUTHORITY = ['http', 'HTTP', 'Https', 'ws', 'ftp', 'x-y', 'git+ssh', 'file', 'mailto', 'a']
+authority_text = st.tuples(st.sampled_from(['', ' ', '\t', '\x0c']), st.sampled_from(AUTHORITY),
+                           st.sampled_from(['://', ':\\\\', ':/\\', ':///', '://\\']),
+                           st.sampled_from(['', 'u@', 'u:@', ':@', 'u:p@', '%41@']),
+                           st.sampled_from(['Ex.COM', 'b\u00fccher.de', '0x7f.1', '[::1]', '[0:0::FFFF:1.2.3.4]',
+                                            'a%2eb', 'a b', '', 'h\tx', 'xn--4gq.jp', '1.2.3']),
+                           st.sampled_from(['', ':80', ':443', ':0', ':', ':99999', ':8o']), tail).map(''.join)
 
 
 @given(any_text, st.one_of(st.none(), any_text), charsets)
@@ -49,3 +57,8 @@ def test_str_subclasses_give_plain_str(link, base, charset):
         out = f(Sub(link), None if base is None else Sub(base), None if charset is None else Sub(charset))
         assert out is None or type(out) is str
         assert out == f(link, base, charset)
+
+
+@given(authority_text, st.one_of(st.none(), url_text), charsets)
+def test_absolute_urls_with_an_authority(url, base, charset):
+    check(url, base, charset)

@@ -9,7 +9,7 @@ is a fixed point) and timed: an input whose check takes over 100 ms under instru
 takes over 100 ms; the smoke run of `make test` only reports it, since the test suite times nothing). A broken promise stops the run; libFuzzer keeps the input in `WORK/artifacts/`.
 
 The seed corpus is built at run time, into `WORK/seeds/`, from the benchmark corpora (`../shared/bench`,
-or `WEBURL_BENCHDATA`) and the conformance inputs (`../shared/testdata`, or `WEBURL_TESTDATA`), plus a
+or `WEBURL_BENCHDATA`), the messy corpus made from them (`bench/messy.py`, a random seed), the conformance inputs (`../shared/testdata`, or `WEBURL_TESTDATA`) and a
 few hostile shapes; nothing of it is stored in the repository. `WORK` defaults to `build/fuzz/`.
 Where atheris cannot be installed (`pip install -e .[fuzz]`), the same check runs over the seeds and
 random mutations of them, without coverage guidance, and says so.
@@ -96,6 +96,16 @@ def seed_inputs(bench: Path, testdata: Path, per_file: int, rng: random.Random) 
     if absolute.is_file():
         lines = absolute.read_text(encoding='utf-8').splitlines()
         seeds += [encode_input(u) for u in rng.sample(lines, min(per_file, len(lines)))]
+    if (bench / 'absolute.txt').is_file():              # the messy corpus of issue 18, a random seed
+        import importlib.util
+        spec = importlib.util.spec_from_file_location('messy', ROOT / 'bench' / 'messy.py')
+        messy = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(messy)
+        for _, url, charset in messy.generate(bench, rng.randrange(1 << 30), per_file):
+            if charset is None:
+                seeds.append(encode_input(url))
+            else:                           # a charset needs a base in the input's format: the URL itself
+                seeds.append(encode_input(url, url, rng.randrange(256)))
     if testdata.is_dir():
         os.environ.setdefault('WEBURL_TESTDATA', str(testdata))
         from datfile import files, load

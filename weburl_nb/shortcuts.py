@@ -10,19 +10,20 @@ from functools import lru_cache
 
 from .canonicalization import canonicalize_fragment, canonicalize_parsed_url, canonicalize_path
 from .canonicalization import canonicalize_query, canonicalize_scheme, protect_double_slash
+from .canonicalization import canonicalize_checked, canonicalize_port, canonicalize_userinfo
 from .canonicalization import FRAGMENT_OCTETS, PATH_OCTETS, QUERY_OCTETS, EncodeSet
 from .canonicalization import UNRESERVED_ESCAPES, escape_alternatives
 from .charclasses import NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, LazyRegex, NamedTuple
 from .charclasses import preprocess
-from .host import canonicalize_host
-from .parsing import ParsedURL, parse_url
-from .resolution import merge_path, remove_dot_segments
+from .host import THIS, canonicalize_host
+from .parsing import ParsedURL, parse_url, split_authority
+from .resolution import merge_path, remove_dot_segments, resolve_relative_url
 from .serialization import serialize_parsed_url
 
 # %% auto 0
 __all__ = ['NO_SHORTCUT', 'PATH_CHAR', 'QUERY_CHAR', 'FRAGMENT_CHAR', 'URL_TIERS', 'LINK_TIERS', 'NoShortcut', 'char_class',
            'canonical_url_pattern', 'already_canonical', 'unchanged_url', 'CanonicalBase', 'clean_link',
-           'fast_absolute', 'BaseRecord', 'base_record', 'fast_relative']
+           'fast_absolute', 'BaseRecord', 'base_record', 'fast_relative', 'repaired_absolute', 'parsed_once']
 
 # %% ../nbs/13_shortcuts.ipynb 5
 class NoShortcut:
@@ -297,6 +298,61 @@ def fast_relative(url: str, base: str | None, charset: str | None) -> str | NoSh
         out += '#' + canonicalize_fragment(fragment)
     return out
 
-# %% ../nbs/13_shortcuts.ipynb 23
-URL_TIERS = (unchanged_url, fast_absolute)
-LINK_TIERS = (clean_link, fast_absolute, fast_relative)
+# %% ../nbs/13_shortcuts.ipynb 24
+_AUTHORITY_URL = LazyRegex(                     # no nested repeat: one class a group
+    r'([A-Za-z0-9+.\-]{2,}):[/\\]{2}(?![/\\])'  # scheme, exactly two slash characters
+    r'([^/\\?#]*)([^?#]*)'                      # authority, path
+    r'(?:\?([^#]*))?(?:#(.*))?', re.DOTALL)     # query, fragment
+
+
+def repaired_absolute(url: str, base: str | None,
+                      charset: str | None) -> str | None | NoShortcut:
+    "The repair tier: an absolute URL with an authority, with no base or a valid one."
+    m = _AUTHORITY_URL.fullmatch(preprocess(url))                   # parsing 1-2
+    if m is None or (base is not None and base_record(base).parsed.invalid):
+        return NO_SHORTCUT
+    scheme_text, authority, path, query, fragment = m.groups()
+    scheme = scheme_text.lower()                                    # C2
+    if _no_shortcut_scheme(scheme):
+        return NO_SHORTCUT
+    user, password, host, port = split_authority(authority)         # parsing 6
+    host = canonicalize_host(host, scheme)                          # C5
+    if host is None:
+        return None
+    if port is not None:
+        port = canonicalize_port(port, scheme)                      # C6
+        if port is None:
+            return None
+        port = port or None
+    path = remove_dot_segments(path)                                # resolution
+    path = canonicalize_path(path, True, scheme)                    # C7-C8
+    out = scheme + '://'
+    if user is not None or password is not None:
+        user, password = canonicalize_userinfo(user, password)      # C3
+        if user is not None or password is not None:
+            out += (user or '') + ('' if password is None else ':' + password) + '@'
+    path = protect_double_slash(path, scheme, user, password, host, port)   # C10
+    out += (host if port is None else host + ':' + port) + path     # serialization
+    if query is not None:
+        out += '?' + canonicalize_query(query, charset, True)       # C11
+    if fragment is not None:
+        out += '#' + canonicalize_fragment(fragment)
+    return out
+
+# %% ../nbs/13_shortcuts.ipynb 28
+def parsed_once(url: str, base: None,
+                charset: str | None) -> str | None | NoShortcut:
+    "The last tier without a base: the steps, the URL parsed once (base and reference)."
+    if base is not None:
+        return NO_SHORTCUT
+    r = parse_url(url)
+    if r.invalid:
+        return None                                             # resolution step 4
+    if r.hierarchical and (r.has_authority or r.path or r.query is not None
+                           or r.fragment is not None):
+        r = resolve_relative_url(r, r)                          # resolution step 9
+    return serialize_parsed_url(canonicalize_checked(r, charset, THIS))
+
+# %% ../nbs/13_shortcuts.ipynb 31
+URL_TIERS = (unchanged_url, fast_absolute, repaired_absolute, parsed_once)
+LINK_TIERS = (clean_link, fast_absolute, fast_relative, repaired_absolute)
