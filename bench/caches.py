@@ -25,9 +25,13 @@ def caches() -> dict:
     "name -> an `lru_cache`d function of the package (with `cache_info` and `cache_clear`)."
     from weburl_nb import encoding, host, nameprep, shortcuts
     out = {f'host ({p.name})': c for p, c in host._HOST_CACHES.values()}
-    out.update({'base: _base_info': shortcuts._base_info, 'base: _canonical_base': shortcuts._canonical_base,
-                'charset label -> encoding': encoding._charset_encoding, 'encoding -> encoder': encoding.encoder,
-                'nameprep: is_prohibited': nameprep.is_prohibited, 'nameprep: bidi_class': nameprep.bidi_class})
+    named = {'base: base_record': (shortcuts, 'base_record'),
+             'base: _canonical_base': (shortcuts, '_canonical_base'),
+             'charset label -> encoding': (encoding, '_charset_encoding'),
+             'encoding -> encoder': (encoding, 'encoder'),
+             'nameprep: is_prohibited': (nameprep, 'is_prohibited'),
+             'nameprep: bidi_class': (nameprep, 'bidi_class')}
+    out.update({k: getattr(module, name, None) for k, (module, name) in named.items()})
     return {k: v for k, v in out.items() if hasattr(v, 'cache_info')}
 
 

@@ -147,8 +147,9 @@ def main(argv=None) -> int:
     items = messy.generate(args.data, args.seed, args.count)
     rows = profile_kinds(items, call)
     print_table(rows, f'{call.__name__}, messy corpus seed {args.seed}: where the time goes')
-    if args.json:
-        Path(args.json).write_text(json.dumps(rows, indent=1) + '\n', encoding='utf-8')
+    if args.json:                                   # the form of bench/issue18_*.json
+        out = {'when': time.strftime('%Y-%m-%dT%H:%M:%S%z'), 'seed': args.seed, 'profile': rows}
+        Path(args.json).write_text(json.dumps(out, indent=1) + '\n', encoding='utf-8')
     return 0
 
 

@@ -27,7 +27,9 @@ Six parts, all written to `bench-results/latest.json` and printed as tables:
    `url_to_canon_url_steps`, `ada_url.normalize_url` and `urllib.parse.urlsplit`, overall and per kind
    of fault, by the same alternating slices (each slice holds URLs of one kind); and the cost of
    tracing when it is off: the steps route against the same code with its trace calls taken out.
-7. the targets of issues 5, 12 and 18, checked against the figures (reported, never asserted).
+   Then the caches (`bench/caches.py`): per corpus, hit rates, entries and memory of each cache.
+7. the targets of issues 5, 12 and 18, checked against the figures (reported, never asserted); start-up
+   and memory also against the run recorded in `bench/recorded.json` ("as now").
 
 The machine's load average is recorded at the start and before each part: on a shared machine
 the figures mean little without it.
@@ -835,6 +837,21 @@ def run_messy(data: Path, seeds, count: int, rounds: int, rng: random.Random) ->
     return out
 
 
+def run_caches(data: Path, seed: int) -> dict:
+    "`bench/caches.py` on each corpus: hit rates, entries and memory of every cache (clears the caches)."
+    sys.path.insert(0, str(ROOT / 'bench'))
+    import caches
+    out = {}
+    print('\ncaches: each corpus once from empty caches; calls, hit rate, entries, memory')
+    for name, inputs in caches.corpora(data, seed).items():
+        out[name] = r = caches.measure(name, inputs)
+        for key, f in r.items():
+            if f['hits'] + f['misses']:
+                print(f'  {name:<18}{key:<28}{f["hits"] + f["misses"]:>9,}{f["hit_rate"]:>8.1%}'
+                      f'{f["entries"]:>7,}{f["bytes"] / 1024:>9.1f} KB')
+    return out
+
+
 def print_messy(seed, r: dict):
     s = r['summary']
     print(f'\nmessy URLs, seed {seed} ({s["total"]["count"]:,} URLs, canonical form differs from the input '
@@ -911,6 +928,15 @@ def print_scaling_diagnostics(rows: dict):
               f'{d["system_seconds"] * 1e3:>9.2f}{d["minor_faults"]:>9.0f}{peak}')
 
 
+def recorded_run() -> dict:
+    "The run recorded in `bench/recorded.json` (the figures the site shows), or `{}`."
+    path = ROOT / 'bench' / 'recorded.json'
+    try:
+        return json.loads(path.read_text(encoding='utf-8'))
+    except (OSError, ValueError):
+        return {}
+
+
 def targets(result: dict) -> dict:
     "Each target of issues 5, 12 and 18 -> met (True/False), from this run's figures alone."
     t = {}
@@ -955,6 +981,15 @@ def targets(result: dict) -> dict:
         t['weburl -j 1 / -j 2: every process under 100 MB'] = max(j['j1']['peak_rss_mb'], j['j2']['peak_rss_mb']) < 100
     if 'startup' in result:
         t['start-up: weburl URL within 25 ms of python -c pass'] = result['startup']['weburl_minus_python_ms'] <= 25
+    before = recorded_run()                 # issue 18: start-up and memory as now (the recorded run)
+    if 'memory' in result and 'memory' in before:
+        was = before['memory']['peak_rss_mb']
+        t[f'memory as now: peak RSS within 10% of the recorded {was:.1f} MB (issue 18)'] = (
+            result['memory']['peak_rss_mb'] <= was * 1.10)
+    if 'startup' in result and 'startup' in before:
+        was = before['startup']['weburl_minus_python_ms']
+        t[f'start-up as now: weburl URL within 5 ms of the recorded +{was:.1f} ms (issue 18)'] = (
+            result['startup']['weburl_minus_python_ms'] <= was + 5)
     return t
 
 
@@ -1006,6 +1041,7 @@ def main(argv=None) -> int:
     if 'messy' not in args.skip:
         result['machine']['load_before_messy'] = os.getloadavg()[0]
         result['messy'] = run_messy(data, args.messy_seeds, args.messy_count, args.rounds, rng)
+        result['caches'] = run_caches(data, args.messy_seeds[0])
     if 'scaling' not in args.skip:
         result['scaling'] = bench_scaling_isolated()
         print_scaling(result['scaling'])
