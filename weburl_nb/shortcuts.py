@@ -165,7 +165,7 @@ _FAST_URL_RE = LazyRegex(_FAST_URL)
 def fast_absolute(url: str, base: str | None,
                   charset: str | None) -> str | None | NoShortcut:
     "The third tier: an absolute URL of the common shape, with no base or a valid one."
-    m = _FAST_URL_RE.fullmatch(url)
+    m = _FAST_URL_RE.fullmatch(url) if url.isascii() else None   # ASCII classes only
     if m is None or (base is not None and base_record(base).parsed.invalid):
         return NO_SHORTCUT
     scheme_text, host_text, path, query, fragment = m.groups()
