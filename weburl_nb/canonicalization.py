@@ -79,6 +79,7 @@ def percent_encode(s: str, encoding: str | None, octets: EncodeSet) -> str:
 # %% ../nbs/06_canonicalization.ipynb 10
 USERINFO_OCTETS = EncodeSet.all_except(UNRESERVED + "!$%&'()*+,")
 PATH_OCTETS = EncodeSet.all_except(UNRESERVED + "!#$%&'()*+,/:;=@[]")
+# departure: `?` in queries
 QUERY_OCTETS = EncodeSet.all_except(UNRESERVED + "!#$%&'()*+,/:;=@[]\\^`{|}?")
 OPAQUE_PATH_OCTETS = EncodeSet([*range(0x20), *range(0x7F, 0x100)])
 C1_OCTETS = EncodeSet(range(0x80, 0x100))
@@ -185,7 +186,8 @@ def _unreserved_escape_split_re() -> LazyRegex:
     hex_codes = [code for code, c in UNRESERVED_ESCAPES.items() if c in _HEX_DIGITS]
     other_codes = [code for code in UNRESERVED_ESCAPES if code not in hex_codes]
     return LazyRegex(f'%((?:{_NO_NEW_ESCAPE}(?:{escape_alternatives(hex_codes)}))'
-                     f'|{escape_alternatives(other_codes)})')  # departure: the note
+                     # departure: decoding makes no new escape
+                     f'|{escape_alternatives(other_codes)})')
 
 
 _UNRESERVED_ESCAPE_SPLIT = _unreserved_escape_split_re()

@@ -162,10 +162,10 @@ def replace_noncharacters(s: str, rule: str = 'replace', pairs: bool = False) ->
         raise ValueError(f'rule must be one of {NONCHARACTER_RULES}, not {rule!r}')
     if s.isascii():
         return s
-    if pairs:                       # departure: a surrogate pair is one code point
+    if pairs:                       # departure: step 2 in the host (a pair: one code point)
         s = _PAIR_RE.sub(_one_code_point, s)
-    if rule == 'keep':              # departure: Gecko keeps noncharacters (the note)
+    if rule == 'keep':              # departure: step 2 in the host (GECKO keeps)
         return _SURROGATES_RE.sub('\ufffd', s)
-    if rule == 'drop':              # departure: IE drops them (the note)
+    if rule == 'drop':              # departure: step 2 in the host (IE drops)
         return _SURROGATES_RE.sub('\ufffd', _ONLY_NONCHARACTERS_RE.sub('', s))
     return _NONCHARACTERS_RE.sub('\ufffd', s)

@@ -312,7 +312,7 @@ def _charset_encoding(charset: str | None) -> str:
     name = get_encoding(charset)
     if name is None:
         if _real_encoding(charset):
-            return 'UTF-8'                      # departure: see the note above
+            return 'UTF-8'  # departure: encodings the Standard does not define
         raise LookupError(f'unknown charset label: {charset!r}')
     return 'UTF-8' if name in NOT_ASCII_COMPATIBLE else name
 

@@ -87,7 +87,7 @@ CHROME = HostProfile(
     idn_whitelist=False, ie_round_trip=False, reject_xn_non_ascii=True,
     ascii_label_cut=0, reject_empty_label=True,
     decode_escapes=True, lowercase_result=True, reject_colon=False,
-    # Departure: Chrome fails an IPv4 number over 32 bits (note at step 27).
+    # departure: Chrome's IPv4 numbers beyond 32 bits (note at step 27)
     ipv4_overflow_fails=True, ipv4_as_written=False,
     forbidden=_C0 + '%/:;?[\\]^~\x7f', reject_bad_percent=False,
     forbidden_escaped=False,
@@ -103,7 +103,7 @@ GECKO = HostProfile(
     idn_whitelist=True, ie_round_trip=False, reject_xn_non_ascii=False,
     ascii_label_cut=62, reject_empty_label=False,
     decode_escapes=False, lowercase_result=False, reject_colon=False,
-    # Departure: IPv4 only as written (note at step 27).
+    # departure: Gecko and IE take an IPv4 address only as written (step 27)
     ipv4_overflow_fails=False, ipv4_as_written=True,
     forbidden='', reject_bad_percent=False, forbidden_escaped=False,
     encode='', encode_unless_file='',
@@ -121,7 +121,8 @@ IE = HostProfile(
     idn_whitelist=False, ie_round_trip=True, reject_xn_non_ascii=False,
     ascii_label_cut=0, reject_empty_label=False,
     decode_escapes=False, lowercase_result=False, reject_colon=False,
-    # Departure: IPv4 only as written (step 27); `;` forbidden, escaped too (28).
+    # departure: Gecko and IE take an IPv4 address only as written (step 27)
+    # departure: IE refuses `;` (step 28), and its escape too
     ipv4_overflow_fails=False, ipv4_as_written=True,
     forbidden='\x00/;?\\', reject_bad_percent=True, forbidden_escaped=True,
     encode=_C0 + ' "<>\\^`{|}\x7f', encode_unless_file='',
@@ -352,7 +353,7 @@ def is_file_scheme(scheme: str | None) -> bool:
 
 def forbidden_char(s: str, profile: HostProfile = THIS) -> str | None:
     "Step 28: the first of the profile's forbidden characters in `s`, or `None`."
-    if profile.forbidden_escaped and '%' in s:   # departure: IE, escapes count too
+    if profile.forbidden_escaped and '%' in s:   # departure: IE refuses `;`
         s = percent_decode_ascii(s, profile.forbidden)
     for c in profile.forbidden:
         if c in s:
@@ -409,7 +410,7 @@ def canonicalize_host_steps(s: str, scheme: str | None = None,
                             profile: HostProfile = THIS) -> str | None:
     "CanonicalizeHost, step by step, with `profile`'s choices; `None` for *fail*."
     trace = trace_for('host')
-    # Departure: bracketed and `file:` hosts take THIS's steps (see the note).
+    # departure: bracketed and `file:` hosts in the browsers' profiles
     profile = steps_profile(s, scheme, profile)
     # Steps 1-2: TAB, LF and CR go.
     s = trace.step('2', s, remove_tab_lf_cr(s))

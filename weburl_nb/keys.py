@@ -31,6 +31,7 @@ def surt(url: str, base: str | None = None, charset: str | None = None, *,
          strip_www: bool = True, with_scheme: bool = False, browser: str = 'this') -> str | None:
     "The SURT key of `url`'s canonical URL (`com,example)/a?b`); `None` if it has none."
     url, base, charset, _ = check_arguments('surt', url, base, charset, browser)
+    # departure: the Internet Archive's canonicalizer (we use the spec's alone)
     canon = url_to_canon_url(url, base, charset, browser)
     if canon is None:
         return None

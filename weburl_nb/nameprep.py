@@ -216,7 +216,7 @@ NAMEPREP_THIS = NameprepProfile('THIS', reject_tone_marks=False,
 NAMEPREP_CHROME = NameprepProfile('CHROME', reject_tone_marks=False,
                                   swap_corrigendum5=False, remap_unassigned=False,
                                   unicode='3.2', bidi_unicode='latest')
-# Departure: Gecko's NFKC is the latest (see the note on Gecko's Unicode version).
+# departure: Gecko's Unicode version (its NFKC is the latest)
 NAMEPREP_GECKO = NameprepProfile('GECKO', reject_tone_marks=True,
                                  swap_corrigendum5=True, remap_unassigned=True,
                                  unicode='latest', bidi_unicode='3.2')

@@ -248,7 +248,7 @@ def parse_hierarchical(scheme: str, rest: str,
         host, remaining = '', rest[2:]
     elif len(slashes) >= 2:                                            # step 2
         user, password, host, port = split_authority(authority)
-        if remaining and remaining[0] in ends:      # departure: Gecko's `;` (the note)
+        if remaining and remaining[0] in ends:      # departure: Gecko's `;`
             remaining = '/' + remaining
     else:                                                              # step 3
         remaining = rest

@@ -195,10 +195,12 @@ def resolve_relative_url(r: ParsedURL, base: ParsedURL) -> ParsedURL:
     # Step 3: an absolute path loses its dot-segments.
     if path and path[0] in '/\\':
         path = trace.step('3', path, _clean_path(path, is_file))
-    # Step 4: a query alone takes the base's path (departure: cleaned, see the note).
+    # Step 4: a query alone takes the base's path.
+    # departure: a base path taken over is cleaned too
     elif not path and r.query is not None:
         path = trace.note('4', _copied_path(base.path, is_file))
-    # Step 5: a fragment alone takes the base's path and query (departure: the note).
+    # Step 5: a fragment alone takes the base's path and query.
+    # departure: a base path taken over is cleaned too
     elif not path and r.fragment is not None:
         copied = _copied_path(base.path, is_file)
         return trace.note('5', ParsedURL(scheme, user, password, host, port, copied,
@@ -208,7 +210,8 @@ def resolve_relative_url(r: ParsedURL, base: ParsedURL) -> ParsedURL:
         r_path, b_path = path or '', base.path
         if is_file:
             r_path = decode_file_slashes(r_path)
-            b_path = decode_file_slashes(b_path or '')  # departure: the note
+            # departure: a base path taken over is cleaned too
+            b_path = decode_file_slashes(b_path or '')
             if begins_with_drive_spec(r_path):
                 user = password = host = port = None
                 b_path = ''
@@ -225,9 +228,11 @@ def _without_fragment(u: ParsedURL) -> ParsedURL:
     "The base as steps 6 and 9 return it: no fragment, and a hierarchical path cleaned (see the note)."
     if u.fragment is not None:
         u = u._replace(fragment=None)
-        if not u.hierarchical and u.query is None and u.path:   # departure: the note
+        # departure: the base returned by steps 6 and 9
+        if not u.hierarchical and u.query is None and u.path:
             u = u._replace(path=u.path.rstrip(' '))
-    if u.hierarchical and u.path:                               # departure: the note
+    # departure: the base returned by steps 6 and 9
+    if u.hierarchical and u.path:
         u = u._replace(path=_clean_path(u.path, u.scheme is not None and u.scheme.lower() == 'file'))
     return u
 
