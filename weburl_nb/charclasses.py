@@ -11,8 +11,8 @@ from collections import namedtuple
 
 # %% auto 0
 __all__ = ['ALPHA', 'DIGIT', 'UNRESERVED', 'SCHEME_CHARS', 'SLASH_CHARS', 'AUTHORITY_TERMINATORS', 'CONTROL_CHARS',
-           'NOT_HIERARCHICAL_SCHEMES', 'TYPE_CHECKING', 'NONCHARACTER_RULES', 'is_not_hierarchical_scheme', 'LazyRegex',
-           'check_type', 'remove_tab_lf_cr', 'preprocess', 'replace_noncharacters']
+           'NOT_HIERARCHICAL_SCHEMES', 'NONCHARACTER_RULES', 'is_not_hierarchical_scheme', 'check_type',
+           'remove_tab_lf_cr', 'preprocess', 'replace_noncharacters']
 
 # %% ../nbs/00_charclasses.ipynb 5
 ALPHA = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
@@ -38,80 +38,9 @@ def is_not_hierarchical_scheme(scheme: str) -> bool:
     return scheme.lower() in NOT_HIERARCHICAL_SCHEMES if scheme.isascii() else False
 
 # %% ../nbs/00_charclasses.ipynb 21
-TYPE_CHECKING = False                   # true for type checkers only (see `NamedTuple`)
-if TYPE_CHECKING:
-    from typing import Any, Callable
+from .support import TYPE_CHECKING, LazyRegex, NamedTuple  # noqa: F401
 
-_PATTERN_METHODS = ('match', 'fullmatch', 'search', 'sub', 'subn', 'split', 'finditer',
-                    'findall')
-
-
-class LazyRegex:
-    "`re.compile(pattern, flags)`, done at the first call of one of its methods."
-    pattern: Any
-    # For type checkers: the compiled pattern's methods, as the first call sets them.
-    match: Callable[..., Any]
-    fullmatch: Callable[..., Any]
-    search: Callable[..., Any]
-    sub: Callable[..., Any]
-    subn: Callable[..., Any]
-    split: Callable[..., Any]
-    finditer: Callable[..., Any]
-    findall: Callable[..., Any]
-
-    def __init__(self, pattern: str | bytes, flags: int = 0):
-        self.pattern, self.flags = pattern, flags
-        for name in _PATTERN_METHODS:
-            setattr(self, name, self._compile_then(name))
-
-    def _compile_then(self, name: str):
-        "A stand-in for method `name`: compile, put the real methods in place, call."
-        def first_call(*args, **kwargs):
-            compiled = re.compile(self.pattern, self.flags)
-            for method in _PATTERN_METHODS:
-                setattr(self, method, getattr(compiled, method))
-            return getattr(compiled, name)(*args, **kwargs)
-        return first_call
-
-    def __repr__(self) -> str:
-        return f'LazyRegex({self.pattern!r})'
-
-# %% ../nbs/00_charclasses.ipynb 24
-if TYPE_CHECKING:                           # what type checkers read (see above)
-    from typing import NamedTuple as NamedTuple
-else:
-    def _resolved(fields: dict, module: str) -> dict:
-        "String annotations evaluated in *module* (a name not yet defined is left out)."
-        scope, out = vars(sys.modules[module]), {}
-        for field, annotation in fields.items():
-            try:
-                out[field] = eval(annotation, scope) if isinstance(annotation, str) else annotation
-            except NameError:
-                pass
-        return out
-
-    class _NamedTupleType(type):
-        "Makes a class based on `NamedTuple` a `collections.namedtuple` with its body."
-
-        def __new__(mcs, name: str, bases: tuple, namespace: dict):
-            if not bases:                                   # `NamedTuple` itself
-                return super().__new__(mcs, name, bases, namespace)
-            fields = namespace.get('__annotations__', {})
-            defaults = [namespace[f] for f in fields if f in namespace]
-            if any(f in namespace for f in list(fields)[:len(fields) - len(defaults)]):
-                raise TypeError(f'{name}: a field without default after one with')
-            cls = namedtuple(name, fields, defaults=defaults,
-                             module=namespace['__module__'])
-            for key, value in namespace.items():
-                if key not in fields:         # methods, properties, docstring, ...
-                    setattr(cls, key, value)
-            cls.__new__.__annotations__ = _resolved(fields, namespace['__module__'])
-            return cls
-
-    class NamedTuple(metaclass=_NamedTupleType):
-        "The base of a record class: `typing.NamedTuple`, without importing `typing`."
-
-# %% ../nbs/00_charclasses.ipynb 27
+# %% ../nbs/00_charclasses.ipynb 23
 def check_type(func: str, name: str, value, kind: type = str, optional: bool = False):
     "`value` if a `kind` (or `None` and `optional`), else `func`'s `TypeError`."
     if value.__class__ is kind or (optional and value is None):
@@ -122,7 +51,7 @@ def check_type(func: str, name: str, value, kind: type = str, optional: bool = F
     raise TypeError(f'{func}() argument {name} must be {expected}, '
                     f'not {type(value).__name__}')
 
-# %% ../nbs/00_charclasses.ipynb 30
+# %% ../nbs/00_charclasses.ipynb 26
 _NONCHARACTERS = '\ud800-\udfff\ufdd0-\ufdef' + ''.join(
     chr(plane << 16 | 0xFFFE) + chr(plane << 16 | 0xFFFF) for plane in range(17))
 _NONCHARACTERS_RE = LazyRegex(f'[{_NONCHARACTERS}]')
@@ -144,7 +73,7 @@ def preprocess(s: str, noncharacters: bool = True) -> str:
         s = _NONCHARACTERS_RE.sub('\ufffd', s)               # step 2
     return remove_tab_lf_cr(s).strip(_TRIMMED)               # steps 3 and 4
 
-# %% ../nbs/00_charclasses.ipynb 34
+# %% ../nbs/00_charclasses.ipynb 30
 _PAIR_RE = LazyRegex('[\ud800-\udbff][\udc00-\udfff]')
 _SURROGATES = '\ud800-\udfff'
 _SURROGATES_RE = LazyRegex(f'[{_SURROGATES}]')

@@ -12,7 +12,7 @@ this project's pages, and are fixed here by replacing `nbdev.showdoc._show_param
 - an annotation that cannot be evaluated where its function lives (a name imported for type checkers
   only, such as `Any`, or inside the function that uses it, such as `array` in `encoding.index`)
   keeps its text, where nbdev's `show_doc` would stop with a `NameError`. (The records built on
-  `collections.namedtuple` evaluate their annotations when the class is made: see 00_charclasses.)
+  `collections.namedtuple` evaluate their annotations when the class is made: see 00a_support.)
 """
 from __future__ import annotations
 
