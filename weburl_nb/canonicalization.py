@@ -241,7 +241,7 @@ def canonicalize_path(path: str | None, hierarchical: bool,
     "C7 and C8: `encode_path(root_path(path, hierarchical), hierarchical, scheme)`."
     return encode_path(root_path(path, hierarchical), hierarchical, scheme)
 
-# %% ../nbs/06_canonicalization.ipynb 30
+# %% ../nbs/06_canonicalization.ipynb 32
 def protect_double_slash(path: str | None, scheme: str | None, user, password, host, port) -> str | None:
     "C10: prefix `/.` to a path starting with `//` that would otherwise serialize as an authority."
     if (path is not None and path.startswith('//') and scheme not in NOT_HIERARCHICAL_SCHEMES
@@ -249,7 +249,7 @@ def protect_double_slash(path: str | None, scheme: str | None, user, password, h
         return '/.' + path
     return path
 
-# %% ../nbs/06_canonicalization.ipynb 33
+# %% ../nbs/06_canonicalization.ipynb 35
 def canonicalize_query(query: str | None, encoding: str | None, hierarchical: bool) -> str | None:
     "C11: percent-encode the query in the document's encoding (UTF-8 for URLs without hierarchy)."
     if query is None:
@@ -265,7 +265,7 @@ def canonicalize_fragment(fragment: str | None) -> str | None:
         fragment = _C1_RE.sub(lambda m: percent_encode(m.group(), None, C1_OCTETS), fragment)
     return percent_encode(fragment, None, FRAGMENT_OCTETS)
 
-# %% ../nbs/06_canonicalization.ipynb 36
+# %% ../nbs/06_canonicalization.ipynb 38
 def check_options(func: str, charset, browser) -> tuple[str | None, HostProfile]:
     "`charset` and the profile named `browser`, checked for function `func`."
     charset = check_type(func, 'charset', charset, str, optional=True)
@@ -284,7 +284,7 @@ def check_arguments(func: str, url, base, charset,
     base = check_type(func, 'base', base, str, optional=True)
     return (url, base, *check_options(func, charset, browser))
 
-# %% ../nbs/06_canonicalization.ipynb 39
+# %% ../nbs/06_canonicalization.ipynb 41
 _MAX_HOSTPATH_ROUNDS = 16
 
 
@@ -367,7 +367,7 @@ def port_failure(port: str) -> str:
     "Why C6 fails for `port`: `port-out-of-range` if digits, else `port-not-digits`."
     return 'port-out-of-range' if _DIGITS_RE.fullmatch(port) else 'port-not-digits'
 
-# %% ../nbs/06_canonicalization.ipynb 41
+# %% ../nbs/06_canonicalization.ipynb 43
 register('canon', 'Canonicalization', 'canonicalization', {
     'C2': 'scheme lowercased',
     'C3': 'user-info: empty parts dropped, the rest percent-encoded',
