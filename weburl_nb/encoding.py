@@ -9,7 +9,6 @@ import codecs
 import sys
 from collections.abc import Callable
 from functools import lru_cache, partial
-from itertools import count
 
 from .charclasses import TYPE_CHECKING, LazyRegex
 
@@ -75,18 +74,18 @@ def index_pointers(name: str, skip: range = range(0)) -> dict[int, int]:
 
 # %% ../nbs/05a_encodings.ipynb 14
 ASCII = {c: bytes([c]) for c in range(0x80)}
-_HANDLERS = count()                             # names of the error handlers below
 
 
 def table_encoder(table: dict[int, bytes], errors: str = 'replace') -> Callable:
     "An encoder running `table` over a string; what it lacks goes to handler `errors`."
     if any(table.get(c) != ASCII[c] for c in range(0x80)):
         return lambda s: codecs.charmap_encode(s, errors, table)[0]
-    name = f'weburl_nb.table-{next(_HANDLERS)}'
 
     def other_run(e: UnicodeEncodeError) -> tuple[bytes, int]:
         "The ASCII codec's handler: a run of other characters, by the table."
         return codecs.charmap_encode(e.object[e.start:e.end], errors, table)[0], e.end
+    # The registry keeps the handler for good, so its id names it in this process alone.
+    name = f'weburl_nb.table-{id(other_run):x}'
     codecs.register_error(name, other_run)
     return lambda s: s.encode('ascii', name)
 
