@@ -113,3 +113,15 @@ def test_c11_is_reported_once():
     with Recording() as rec:
         pipeline("http://h/?a b#c\x01")
     assert [s.number for s in rec.steps if s.section == "canon"].count("C11") == 1
+
+
+def test_no_module_imports_from_the_package_root():
+    "A module imports a name from the module that defines it, not from `weburl_nb` (which imports them all)."
+    bad = []
+    for path in MODULES:
+        if path.name == "__init__.py":
+            continue
+        for node in ast.walk(_tree(path)):
+            if isinstance(node, ast.ImportFrom) and ((node.level == 1 and not node.module) or node.module == "weburl_nb"):
+                bad += [f"{path.name}:{node.lineno}: {a.name}" for a in node.names if a.name != "__version__"]
+    assert not bad, bad

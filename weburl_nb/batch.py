@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from itertools import repeat
 
-from . import url_to_canon_url
+from .entry import url_to_canon_url
 from .encoding import encoder_for
 from .host import profile_for
 

@@ -9,10 +9,9 @@ import re
 
 from .encoding import encoder, encoder_for
 from .charclasses import DIGIT, NOT_HIERARCHICAL_SCHEMES, UNRESERVED, LazyRegex
-from .charclasses import check_type
+from .charclasses import DRIVE_SPEC_RE, check_type
 from .host import THIS, HostProfile, canonicalize_host, profile_for
 from .parsing import INVALID, ParsedURL
-from .resolution import DRIVE_SPEC_RE
 from .trace import register, trace_for
 
 # %% auto 0

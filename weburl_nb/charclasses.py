@@ -10,37 +10,24 @@ import sys
 from collections import namedtuple
 
 # %% auto 0
-__all__ = ['ALPHA', 'DIGIT', 'UNRESERVED', 'SCHEME_CHARS', 'SLASH_CHARS', 'AUTHORITY_TERMINATORS', 'CONTROL_CHARS',
-           'NOT_HIERARCHICAL_SCHEMES', 'NONCHARACTER_RULES', 'is_not_hierarchical_scheme', 'check_type',
-           'remove_tab_lf_cr', 'preprocess', 'replace_noncharacters']
+__all__ = ['ALPHA', 'DIGIT', 'UNRESERVED', 'SLASH_CHARS', 'NOT_HIERARCHICAL_SCHEMES', 'DRIVE_SPEC_RE', 'NONCHARACTER_RULES',
+           'check_type', 'remove_tab_lf_cr', 'preprocess', 'replace_noncharacters']
 
 # %% ../nbs/00_charclasses.ipynb 5
 ALPHA = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 DIGIT = '0123456789'
 UNRESERVED = ALPHA + DIGIT + '-._~'
 
-# %% ../nbs/00_charclasses.ipynb 8
-SCHEME_CHARS = ALPHA + DIGIT + '+-.'
-
-# %% ../nbs/00_charclasses.ipynb 11
+# %% ../nbs/00_charclasses.ipynb 9
 SLASH_CHARS = '/\\'
-AUTHORITY_TERMINATORS = SLASH_CHARS + '?#'
 
-# %% ../nbs/00_charclasses.ipynb 14
-CONTROL_CHARS = ''.join(map(chr, range(0x21)))
-
-# %% ../nbs/00_charclasses.ipynb 17
+# %% ../nbs/00_charclasses.ipynb 13
 NOT_HIERARCHICAL_SCHEMES = frozenset({'about', 'data', 'javascript', 'mailto', 'vbscript'})
 
-
-def is_not_hierarchical_scheme(scheme: str) -> bool:
-    "True if `scheme` is one of the five schemes that are never hierarchical (ASCII case-insensitive)."
-    return scheme.lower() in NOT_HIERARCHICAL_SCHEMES if scheme.isascii() else False
-
-# %% ../nbs/00_charclasses.ipynb 21
+# %% ../nbs/00_charclasses.ipynb 17
 from .support import TYPE_CHECKING, LazyRegex, NamedTuple  # noqa: F401
 
-# %% ../nbs/00_charclasses.ipynb 23
+# %% ../nbs/00_charclasses.ipynb 19
 def check_type(func: str, name: str, value, kind: type = str, optional: bool = False):
     "`value` if a `kind` (or `None` and `optional`), else `func`'s `TypeError`."
     if value.__class__ is kind or (optional and value is None):
@@ -51,7 +38,12 @@ def check_type(func: str, name: str, value, kind: type = str, optional: bool = F
     raise TypeError(f'{func}() argument {name} must be {expected}, '
                     f'not {type(value).__name__}')
 
-# %% ../nbs/00_charclasses.ipynb 26
+# %% ../nbs/00_charclasses.ipynb 22
+_DRIVE_LETTER = '(?:[A-Za-z]|%(?:4[1-9A-Fa-f]|5[0-9Aa]|6[1-9A-Fa-f]|7[0-9Aa]))'
+_DRIVE_SUFFIX = '(?:[:|]|%3[Aa]|%7[Cc])'
+DRIVE_SPEC_RE = LazyRegex(f'({_DRIVE_LETTER}){_DRIVE_SUFFIX}')
+
+# %% ../nbs/00_charclasses.ipynb 25
 _NONCHARACTERS = '\ud800-\udfff\ufdd0-\ufdef' + ''.join(
     chr(plane << 16 | 0xFFFE) + chr(plane << 16 | 0xFFFF) for plane in range(17))
 _NONCHARACTERS_RE = LazyRegex(f'[{_NONCHARACTERS}]')
@@ -73,7 +65,7 @@ def preprocess(s: str, noncharacters: bool = True) -> str:
         s = _NONCHARACTERS_RE.sub('\ufffd', s)               # step 2
     return remove_tab_lf_cr(s).strip(_TRIMMED)               # steps 3 and 4
 
-# %% ../nbs/00_charclasses.ipynb 30
+# %% ../nbs/00_charclasses.ipynb 29
 _PAIR_RE = LazyRegex('[\ud800-\udbff][\udc00-\udfff]')
 _SURROGATES = '\ud800-\udfff'
 _SURROGATES_RE = LazyRegex(f'[{_SURROGATES}]')

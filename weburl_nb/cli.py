@@ -18,7 +18,7 @@ from .entry import url_to_canon_url
 from .canonicalization import canonicalize_parsed_url
 from .encoding import charset_encoding
 from .host import PROFILES
-from .parsing import parse_url
+from .parsing import COMPONENTS, parse_url
 from .relay import drop_output, invalid_lines, read_chunks, run_relay
 from .resolution import resolve_url
 from .serialization import serialize_parsed_url
@@ -28,9 +28,6 @@ from .serialization import serialize_parsed_url
 __all__ = ['parse_args', 'convert_lines', 'convert_block', 'Progress', 'main']
 
 # %% ../nbs/08_cli.ipynb 5
-COMPONENTS = ('scheme', 'user', 'password', 'host', 'port', 'path', 'query', 'fragment')
-
-
 def _jobs(text: str) -> int:
     "The value of `-j`: a count of processes, 0 for one per core."
     n = int(text)

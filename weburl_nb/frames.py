@@ -5,7 +5,7 @@
 # %% ../nbs/12a_frames.ipynb 4
 from __future__ import annotations
 
-from . import url_to_canon_url
+from .entry import url_to_canon_url
 from .batch import canonicalize_many
 
 # %% auto 0

@@ -13,13 +13,13 @@ from .charclasses import (NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, LazyRegex, Name
 from .trace import register, trace_for
 
 # %% auto 0
-__all__ = ['INVALID_URL_STR', 'INVALID', 'PARSE_THIS', 'PARSE_CHROME', 'PARSE_GECKO', 'PARSE_IE', 'ParsedURL', 'ParseProfile',
-           'parse_profile_for', 'finish_step2', 'parse_url', 'parse_in_profile', 'parse_preprocessed', 'find_scheme',
-           'split_path_query_fragment', 'parse_hierarchical', 'split_authority', 'parse_mailto_url', 'parse_drive_url',
-           'parse_file_url', 'parse_unc_path']
+__all__ = ['COMPONENTS', 'INVALID_URL_STR', 'INVALID', 'PARSE_THIS', 'PARSE_CHROME', 'PARSE_GECKO', 'PARSE_IE', 'ParsedURL',
+           'ParseProfile', 'parse_profile_for', 'finish_step2', 'parse_url', 'parse_in_profile', 'parse_preprocessed',
+           'find_scheme', 'split_path_query_fragment', 'parse_hierarchical', 'split_authority', 'parse_mailto_url',
+           'parse_drive_url', 'parse_file_url', 'parse_unc_path']
 
 # %% ../nbs/01_parsing.ipynb 5
-_COMPONENTS = ('scheme', 'user', 'password', 'host', 'port', 'path', 'query',
+COMPONENTS = ('scheme', 'user', 'password', 'host', 'port', 'path', 'query',
                'fragment')
 INVALID_URL_STR = '<invalid URL>'
 
@@ -53,7 +53,7 @@ class ParsedURL(NamedTuple):
                     and self.password is None and self.port is None)
 
     def __repr__(self) -> str:
-        parts = [f'{k}={v!r}' for k, v in zip(_COMPONENTS, self) if v is not None]
+        parts = [f'{k}={v!r}' for k, v in zip(COMPONENTS, self) if v is not None]
         parts += [k + '=True' for k in ('invalid', 'hierarchical') if getattr(self, k)]
         return f"ParsedURL({', '.join(parts)})"
 
@@ -72,7 +72,7 @@ class ParsedURL(NamedTuple):
         from html import escape                                  # only when displayed
         def cell(v):
             return '<i>missing</i>' if v is None else f'<code>{escape(repr(v))}</code>'
-        names = [*_COMPONENTS, 'invalid', 'hierarchical']
+        names = [*COMPONENTS, 'invalid', 'hierarchical']
         values = [cell(v) for v in self[:8]] + [str(self.invalid), str(self.hierarchical)]
         head = ''.join(f'<th>{k}</th>' for k in names)
         row = ''.join(f'<td>{v}</td>' for v in values)

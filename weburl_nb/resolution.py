@@ -5,15 +5,15 @@
 # %% ../nbs/02_resolution.ipynb 2
 from __future__ import annotations
 
-from .charclasses import LazyRegex, check_type, preprocess
+from .charclasses import DRIVE_SPEC_RE, LazyRegex, check_type, preprocess
 from .parsing import (INVALID, PARSE_THIS, ParsedURL, ParseProfile, finish_step2,
                                parse_preprocessed,
                                parse_profile_for)
 from .trace import register, trace_for
 
 # %% auto 0
-__all__ = ['DRIVE_SPEC_RE', 'remove_dot_segments', 'merge_path', 'decode_file_slashes', 'begins_with_drive_spec',
-           'resolve_relative_url', 'resolve_url', 'read_reference', 'resolve_checked']
+__all__ = ['remove_dot_segments', 'merge_path', 'decode_file_slashes', 'begins_with_drive_spec', 'resolve_relative_url',
+           'resolve_url', 'read_reference', 'resolve_checked']
 
 # %% ../nbs/02_resolution.ipynb 5
 def _dot_at(path: str, i: int) -> int:
@@ -148,10 +148,7 @@ def merge_path(r_path: str, b_path: str | None, base_has_authority: bool) -> str
 
 # %% ../nbs/02_resolution.ipynb 14
 _FILE_SLASH_ESCAPES_RE = LazyRegex('%(?:2[Ff]|5[Cc])')
-_DRIVE_LETTER = '(?:[A-Za-z]|%(?:4[1-9A-Fa-f]|5[0-9Aa]|6[1-9A-Fa-f]|7[0-9Aa]))'
-_DRIVE_SUFFIX = '(?:[:|]|%3[Aa]|%7[Cc])'
-DRIVE_SPEC_RE = LazyRegex(f'({_DRIVE_LETTER}){_DRIVE_SUFFIX}')
-_LEADING_DRIVE_RE = LazyRegex(f'{_DRIVE_LETTER}{_DRIVE_SUFFIX}(?=[/\\\\]|$)')
+_LEADING_DRIVE_RE = LazyRegex(DRIVE_SPEC_RE.pattern + '(?=[/\\\\]|$)')
 
 
 def decode_file_slashes(path: str) -> str:
