@@ -47,7 +47,8 @@ DRIVE_SPEC_RE = LazyRegex(f'({_DRIVE_LETTER}){_DRIVE_SUFFIX}')
 _NONCHARACTERS = '\ud800-\udfff\ufdd0-\ufdef' + ''.join(
     chr(plane << 16 | 0xFFFE) + chr(plane << 16 | 0xFFFF) for plane in range(17))
 _NONCHARACTERS_RE = LazyRegex(f'[{_NONCHARACTERS}]')
-_FROM_D800_RE = LazyRegex('[\ud800-\U0010ffff]')  # step 2's code points all lie here
+_MAYBE_NONCHARACTER_RE = LazyRegex(          # step 2's code points all lie here
+    '[\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff\U0001fffe-\U0010ffff]')
 _TAB_LF_CR = str.maketrans('', '', '\t\n\r')
 _TRIMMED = '\x0b\x0c '
 
@@ -61,7 +62,8 @@ def remove_tab_lf_cr(s: str) -> str:
 
 def preprocess(s: str, noncharacters: bool = True) -> str:
     "Steps 2 (U+FFFD; not if `noncharacters=False`), 3 (drop TAB/LF/CR), 4 (trim)."
-    if noncharacters and not s.isascii() and _FROM_D800_RE.search(s) is not None:
+    if (noncharacters and not s.isascii()
+            and _MAYBE_NONCHARACTER_RE.search(s) is not None):
         s = _NONCHARACTERS_RE.sub('\ufffd', s)               # step 2
     return remove_tab_lf_cr(s).strip(_TRIMMED)               # steps 3 and 4
 
