@@ -38,6 +38,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -178,6 +179,9 @@ def tail(log: Path, n: int = 15) -> str:
     return "\n".join("    " + l for l in lines[-n:])
 
 
+EDITABLE = threading.Lock()
+
+
 def venv_for(it: Interpreter) -> tuple[Path | None, list[str], str]:
     "The venv of `it` (made if missing or stale), the optional packages missing, and an error."
     stamp_text = "\n".join([it.executable, it.version] +
@@ -197,8 +201,9 @@ def venv_for(it: Interpreter) -> tuple[Path | None, list[str], str]:
     pip = [str(py), "-m", "pip", "install", "-q"]
     if run_logged([it.path, "-m", "venv", str(venv)], log):
         return None, [], f"could not create a venv:\n{tail(log)}"
-    if run_logged(pip + ["-e", str(ROOT)], log, cwd=ROOT):
-        return None, [], f"could not install the package:\n{tail(log)}"
+    with EDITABLE:                          # one build at a time writes the checkout's egg-info
+        if run_logged(pip + ["-e", str(ROOT)], log, cwd=ROOT):
+            return None, [], f"could not install the package:\n{tail(log)}"
     if run_logged(pip + [requirement(n) for n in REQUIRED], log):
         return None, [], f"could not install {', '.join(REQUIRED)}:\n{tail(log)}"
     missing = []
