@@ -6,7 +6,9 @@ nbdev's `NBProcessor` takes the `#|` directives out of the code. What nbdev leav
 is done here with MyST-NB cell tags: `#| hide` cells and cells of imports only still run but are
 not shown, `show_doc`
 cells show their output only, `#| eval: false` and the project's `tst_flags` cells are not run.
-Unlike nbdev's Quarto pages, the exported code itself is shown (the site is the spec's literate edition).
+Unlike nbdev's Quarto pages, the exported code of the spec's pages is shown (the site is the spec's
+literate edition); on the other pages (using it, the project) an exported cell's source is folded
+under its `show_doc` signature card.
 """
 from __future__ import annotations
 
@@ -88,6 +90,8 @@ def make_page(path: Path, names: dict[str, str]) -> nbformat.NotebookNode:
                                      filter_stream_, rm_header_dash, mv_exports, strip_hidden_metadata])
     proc.process()
     page = names.get(path.stem, path.stem)
+    import siteconf
+    spec = page in {p.name for p in siteconf.pages(warn=lambda m: None) if p.group == siteconf.SPEC_GROUP}
     anchors, linker = steps.Anchors(page), terms.Linker(page)
     cells = []
     for cell in proc.nb.cells:
@@ -101,6 +105,8 @@ def make_page(path: Path, names: dict[str, str]) -> nbformat.NotebookNode:
                 continue  # a directive-only cell (`#| default_exp ...`)
             if "hide" in dirs or _quarto_opt(cell, "include") == "false" or _imports_only(cell.source):
                 _tag(cell, "remove-cell")
+            if "export" in dirs and not spec and not _is_show_doc(cell):
+                _tag(cell, "hide-input")   # a library page: the signature card shows, the source folds
             if _is_show_doc(cell):
                 _tag(cell, "remove-input", "showdoc")
             if _quarto_opt(cell, "echo") == "false":

@@ -20,6 +20,7 @@ DOCS = ROOT / "_docs"
 CONFORMANCE = "conformance"  # the generated page's name (conformance.html)
 
 
+SPEC_GROUP = "The spec"   # the sidebar group of the spec's own sections
 TRY = "try"                # the in-browser viewer (try.html), written by tools/site/viewer.py
 # Pages the build writes itself, and the sidebar group each closes (the notebooks' groups come from
 # nbs/sidebar.yml, whose Quarto sidebar lists notebooks only).
