@@ -78,9 +78,18 @@ def _every_entry_point(s, base="http://example.com/a/b?c#d", charset=None):
     url_to_canon_url("x", s)
     parsed = parse_url(s)
     serialize_parsed_url(parsed)
-    serialize_parsed_url(canonicalize_parsed_url(parsed, charset))
-    serialize_parsed_url(canonicalize_parsed_url(resolve_url(s, parse_url(base)), charset))
+    try:                                  # a parsed URL: canonicalized, or refused by name
+        serialize_parsed_url(canonicalize_parsed_url(parsed, charset))
+    except ValueError as e:
+        assert "call resolve_url first" in str(e)
+    for b in (base, s):                   # a resolved URL is never refused
+        serialize_parsed_url(canonicalize_parsed_url(resolve_url(s, parse_url(b)), charset))
     str(parsed), parsed.netloc, parsed.hostname, parsed.port_number        # the conveniences
+    parsed.username, parsed.port_string
+    try:
+        parsed.port
+    except ValueError as e:               # as urllib.parse's: not digits, or too large
+        assert "Port" in str(e)
     weburl_nb.surt(s, base, charset), weburl_nb.surt(s, strip_www=False, with_scheme=True)
     weburl_nb.same_resource(s, s, base, charset)
 
@@ -186,3 +195,32 @@ def test_canonicalize_many_memory_is_flat_on_a_stream():
         tracemalloc.stop()
     assert count == n
     assert peak < 4_000_000, peak          # 0.4 MB measured; the same pairs as lists: 20 MB
+
+
+def test_parsed_url_names_shared_with_urllib_behave_as_urllib():
+    "`port`, `username`, `password` and `hostname` give what `urllib.parse.urlsplit` gives."
+    from urllib.parse import urlsplit
+    for s in ["http://me:pw@Example.com:8080/", "http://h:/", "http://h/", "http://@h:0/",
+              "http://u:@[::1]:080/"]:
+        ours, theirs = parse_url(s), urlsplit(s)
+        assert (ours.port, ours.username, ours.password, ours.hostname) == (
+            theirs.port, theirs.username, theirs.password, theirs.hostname), s
+    for s in ["http://h:8o/", "http://h:99999/"]:
+        with pytest.raises(ValueError):
+            urlsplit(s).port
+        with pytest.raises(ValueError):
+            parse_url(s).port
+    assert parse_url("http://h:8080/").port == 8080 and parse_url("http://h:8080/")._asdict()["port"] == "8080"
+
+
+def test_str_of_an_invalid_url_is_empty_and_false():
+    u = parse_url("no scheme")
+    assert u.invalid and str(u) == "" and not str(u) and u.geturl() is None
+
+
+def test_canonicalize_parsed_url_wants_a_resolved_url():
+    with pytest.raises(ValueError, match="call resolve_url first"):
+        canonicalize_parsed_url(parse_url("http://a/b/../c"))
+    resolved = resolve_url("http://a/b/../c", parse_url("http://a/b/../c"))
+    assert serialize_parsed_url(canonicalize_parsed_url(resolved)) == "http://a/c"
+    assert serialize_parsed_url(canonicalize_parsed_url(parse_url("HTTP://A/b"))) == "http://a/b"

@@ -41,8 +41,9 @@ def test_json_records():
     first, second = map(json.loads, p.stdout.decode().splitlines())
     assert first == {"input": "HTTP://u@H:81/p?q#f", "url": "http://u@h:81/p?q#f", "scheme": "http", "user": "u",
                      "password": None, "host": "h", "port": "81", "path": "/p", "query": "q", "fragment": "f",
-                     "invalid": False, "hierarchical": True}
+                     "invalid": False, "hierarchical": True, "reason": None}
     assert second["url"] is None and second["invalid"] is True
+    assert second["reason"] == "no scheme, and no base to resolve against (resolution step 4)"
     assert p.returncode == 1
 
 

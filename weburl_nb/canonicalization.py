@@ -12,6 +12,7 @@ from .charclasses import DIGIT, NOT_HIERARCHICAL_SCHEMES, UNRESERVED, LazyRegex
 from .charclasses import DRIVE_SPEC_RE, check_type
 from .host import THIS, HostProfile, canonicalize_host, profile_for
 from .parsing import INVALID, ParsedURL
+from .resolution import decode_file_slashes, remove_dot_segments
 from .trace import register, trace_for
 
 # %% auto 0
@@ -20,7 +21,7 @@ __all__ = ['USERINFO_OCTETS', 'PATH_OCTETS', 'QUERY_OCTETS', 'OPAQUE_PATH_OCTETS
            'canonicalize_userinfo', 'canonicalize_file_hostpath', 'canonicalize_port', 'escape_alternatives',
            'decode_unreserved', 'root_path', 'encode_path', 'canonicalize_path', 'protect_double_slash',
            'canonicalize_query', 'canonicalize_fragment', 'check_options', 'check_arguments', 'canonicalize_parsed_url',
-           'canonicalize_checked', 'port_failure']
+           'unresolved_path', 'canonicalize_checked', 'port_failure']
 
 # %% ../nbs/06_canonicalization.ipynb 7
 def _escape_run(m: re.Match) -> bytes:
@@ -304,10 +305,24 @@ def _skip_localhost_rounds(path: str, scheme: str, profile) -> str:
 
 def canonicalize_parsed_url(u: ParsedURL, charset: str | None = None,
                             browser: str = 'this') -> ParsedURL:
-    "The steps to canonicalize a URL; `charset` encodes the query, `browser` picks the host profile."
+    """The steps to canonicalize a *resolved* URL (`resolve_url` first: `ValueError` if
+    resolution would still change its path); `charset` encodes the query, `browser` picks
+    the host profile. `canonicalize_parsed_url(resolve_url('b/../c', parse_url('http://a/')))`"""
     u = check_type('canonicalize_parsed_url', 'u', u, ParsedURL)
     charset, profile = check_options('canonicalize_parsed_url', charset, browser)
+    if (path := unresolved_path(u)) is not None:
+        raise ValueError(f'canonicalize_parsed_url() wants a resolved URL: the path {path!r} '
+                         'still has dot-segments or backslashes; call resolve_url first')
     return canonicalize_checked(u, charset, profile)
+
+
+def unresolved_path(u: ParsedURL) -> str | None:
+    "The path of hierarchical *u* if resolution would change it (dot-segments), else None."
+    if u.invalid or not u.hierarchical or not u.path:
+        return None
+    is_file = u.scheme is not None and u.scheme.lower() == 'file'
+    clean = remove_dot_segments(decode_file_slashes(u.path) if is_file else u.path)
+    return None if clean == u.path else u.path
 
 
 def canonicalize_checked(u: ParsedURL, charset: str | None,
@@ -325,7 +340,7 @@ def canonicalize_checked(u: ParsedURL, charset: str | None,
         userinfo = canonicalize_userinfo(user, password)
         user, password = trace.step('C3', (user, password), userinfo)
     hierarchical = u.hierarchical or scheme == 'file'
-    host, port, path = u.host, u.port, u.path
+    host, port, path = u.host, u.port_string, u.path
     for _ in range(_MAX_HOSTPATH_ROUNDS):
         original_host, original_path = host, path
         # C4 (HOSTPATH), `file:` only: drives, `localhost` and UNC slashes.

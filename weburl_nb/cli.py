@@ -14,14 +14,10 @@ from functools import partial
 
 from . import __version__
 from .batch import canonicalize_many, ordered_map, usable_cores
-from .entry import url_to_canon_url
-from .canonicalization import canonicalize_parsed_url
+from .entry import pipeline, url_to_canon_url
 from .encoding import charset_encoding
 from .host import PROFILES
-from .parsing import COMPONENTS, parse_url
 from .relay import drop_output, invalid_lines, read_chunks, run_relay
-from .resolution import resolve_url
-from .serialization import serialize_parsed_url
 # `json`, `compare`, `explain` and `surt`: imported where an option needs them (start-up time).
 
 # %% auto 0
@@ -102,15 +98,16 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 # %% ../nbs/08_cli.ipynb 8
-def json_line(text: str, parsed_base, charset: str | None,
-              browser: str = 'this') -> tuple[bool, str]:
-    "`(invalid, JSON line)` for one input; *parsed_base* None: it is its own base."
+def json_line(text: str, args: argparse.Namespace) -> tuple[bool, str]:
+    "`(invalid, JSON line)` for one input: its stages (`pipeline`), and why if invalid."
     import json
-    base = parsed_base if parsed_base is not None else parse_url(text, browser)
-    url = canonicalize_parsed_url(resolve_url(text, base, browser), charset, browser)
-    record = {'input': text, 'url': serialize_parsed_url(url),
-              **{k: getattr(url, k) for k in COMPONENTS},
-              'invalid': url.invalid, 'hierarchical': url.hierarchical}
+    stages = pipeline(text, args.base, args.charset, args.browser, caller='weburl')
+    url = stages.canonical
+    reason = None
+    if stages.result is None:
+        from weburl_nb.explain import explain
+        reason = explain(text, args.base, args.charset, args.browser).reason
+    record = {'input': text, 'url': stages.result, **url._asdict(), 'reason': reason}
     return url.invalid, json.dumps(record, ensure_ascii=False)
 
 # %% ../nbs/08_cli.ipynb 9
@@ -133,8 +130,7 @@ def convert_lines(lines: list[str], args: argparse.Namespace
             return [json.dumps(e.as_dict(), ensure_ascii=False) for e in found], bad
         return [f'{e}\n' for e in found], bad
     if args.json:
-        parsed_base = None if args.base is None else parse_url(args.base, args.browser)
-        pairs = [json_line(t, parsed_base, args.charset, args.browser) for t in lines]
+        pairs = [json_line(t, args) for t in lines]
         bad = [i for i, (invalid, _) in enumerate(pairs) if invalid]
         return [line for _, line in pairs], bad
     if args.surt:

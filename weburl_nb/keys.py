@@ -38,7 +38,8 @@ def surt(url: str, base: str | None = None, charset: str | None = None, *,
     u = parse_url(canon)
     if not u.host:
         return canon                                          # step 6: no host to reorder
-    host = surt_host(u.host, strip_www) + (':' + u.port if u.port else '')  # steps 1-4
+    port = u.port_string
+    host = surt_host(u.host, strip_www) + (':' + port if port else '')  # steps 1-4
     rest = (u.path or '') + ('' if u.query is None else '?' + u.query)      # step 5
     return f'{u.scheme}://({host},){rest}' if with_scheme else f'{host}){rest}'
 

@@ -13,15 +13,14 @@ from .charclasses import (NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, LazyRegex, Name
 from .trace import register, trace_for
 
 # %% auto 0
-__all__ = ['COMPONENTS', 'INVALID_URL_STR', 'INVALID', 'PARSE_THIS', 'PARSE_CHROME', 'PARSE_GECKO', 'PARSE_IE', 'ParsedURL',
-           'ParseProfile', 'parse_profile_for', 'finish_step2', 'parse_url', 'parse_in_profile', 'parse_preprocessed',
-           'find_scheme', 'split_path_query_fragment', 'parse_hierarchical', 'split_authority', 'parse_mailto_url',
-           'parse_drive_url', 'parse_file_url', 'parse_unc_path']
+__all__ = ['COMPONENTS', 'INVALID', 'PARSE_THIS', 'PARSE_CHROME', 'PARSE_GECKO', 'PARSE_IE', 'ParsedURL', 'ParseProfile',
+           'parse_profile_for', 'finish_step2', 'parse_url', 'parse_in_profile', 'parse_preprocessed', 'find_scheme',
+           'split_path_query_fragment', 'parse_hierarchical', 'split_authority', 'parse_mailto_url', 'parse_drive_url',
+           'parse_file_url', 'parse_unc_path']
 
 # %% ../nbs/01_parsing.ipynb 5
 COMPONENTS = ('scheme', 'user', 'password', 'host', 'port', 'path', 'query',
                'fragment')
-INVALID_URL_STR = '<invalid URL>'
 
 
 def _with(name: str):
@@ -50,7 +49,7 @@ class ParsedURL(NamedTuple):
     def has_authority(self) -> bool:
         "True if `user`, `password`, `host` or `port` is present (maybe empty)."
         return not (self.host is None and self.user is None
-                    and self.password is None and self.port is None)
+                    and self.password is None and self.port_string is None)
 
     def __repr__(self) -> str:
         parts = [f'{k}={v!r}' for k, v in zip(COMPONENTS, self) if v is not None]
@@ -63,9 +62,9 @@ class ParsedURL(NamedTuple):
         return serialize_parsed_url(self)
 
     def __str__(self) -> str:
-        "The serialization, or `'<invalid URL>'` for an invalid URL."
+        "The serialization, or `''` (false) for an invalid URL: see the note above."
         s = self.geturl()
-        return INVALID_URL_STR if s is None else s
+        return '' if s is None else s
 
     def _repr_html_(self) -> str:
         "A one-row table for Jupyter: each component (*missing* vs `''`), then the flags."
@@ -83,7 +82,7 @@ class ParsedURL(NamedTuple):
         "The authority as serialized (`user:password@host:port`); `None` without one."
         if not self.has_authority:
             return None
-        auth = ParsedURL(None, self.user, self.password, self.host, self.port)
+        auth = ParsedURL(None, self.user, self.password, self.host, self.port_string)
         return auth.geturl()[3:]                          # drop the leading '://'
 
     @property
@@ -95,9 +94,19 @@ class ParsedURL(NamedTuple):
         return h[1:-1] if h[:1] == '[' and h[-1:] == ']' else h
 
     @property
+    def port_string(self) -> str | None:
+        "The `port` component as the spec has it: a string, maybe empty; `None` if missing."
+        return self[4]
+
+    @property
+    def username(self) -> str | None:
+        "`user`, as `urllib.parse` names it (`password` has the same name in both)."
+        return self.user
+
+    @property
     def port_number(self) -> int | None:
         "`port` as an `int` if it is ASCII digits worth at most 65535, else `None`."
-        p = self.port
+        p = self.port_string
         if not p or not (p.isascii() and p.isdigit()):
             return None
         p = p.lstrip('0') or '0'
@@ -111,6 +120,21 @@ class ParsedURL(NamedTuple):
     def with_port(self, port: int | str | None) -> ParsedURL:
         "A copy with `port` replaced; an `int` is written in decimal."
         return self._replace(port=str(port) if isinstance(port, int) else port)
+
+
+def _urllib_port(u: ParsedURL) -> int | None:
+    "`port` as `urllib.parse` reads it: an `int`, `None` if missing or empty, else `ValueError`."
+    p = u.port_string
+    if not p:
+        return None
+    if not (p.isascii() and p.isdigit()):
+        raise ValueError(f'Port could not be cast to integer value as {p!r}')
+    if int(p) > 65535:
+        raise ValueError('Port out of range 0-65535')
+    return int(p)
+
+
+ParsedURL.port = property(_urllib_port, doc=_urllib_port.__doc__)   # see the note above
 
 # %% ../nbs/01_parsing.ipynb 9
 INVALID = ParsedURL(invalid=True)
@@ -148,7 +172,7 @@ _LATER = ('scheme', 'user', 'password', 'port', 'path', 'query', 'fragment')
 def finish_step2(u: ParsedURL, profile: ParseProfile) -> ParsedURL:
     "Preprocessing step 2 after parsing: the host by `profile`, the rest as THIS."
     done = {k: replace_noncharacters(v) for k, v in zip(_LATER, (
-        u.scheme, u.user, u.password, u.port, u.path, u.query, u.fragment)) if v}
+        u.scheme, u.user, u.password, u.port_string, u.path, u.query, u.fragment)) if v}
     if u.host:
         done['host'] = replace_noncharacters(u.host, profile.host_noncharacters,
                                              profile.host_surrogate_pairs)

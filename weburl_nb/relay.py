@@ -145,8 +145,8 @@ class Relay:
         finally:
             self.read_turn.release()
 
-    def write(self, number: int, result: tuple, check) -> bool:
-        "In block *number*'s write turn, write *result*; False if the relay stopped."
+    def write(self, number: int, result: tuple, check, progress=None) -> bool:
+        "In block *number*'s write turn, write *result* (and redraw *progress*); False if stopped."
         data, invalid, count = result
         turn = self.write_turn
         if not self._acquire(turn, check):
@@ -167,6 +167,8 @@ class Relay:
                 write_all(self.errors.fd, (('\r\x1b[K' if self.progress else '') + text)
                           .encode('utf-8', 'backslashreplace'))
             write_all(self.output.fd, data)
+            if progress is not None:         # still in the turn: no message can cut in
+                progress.update(first + count)
         except BrokenPipeError:          # the reader went away (`weburl < big | head`)
             self.halt(OUTPUT_CLOSED)
             return False
@@ -192,11 +194,7 @@ def take_turns(relay: Relay, check, progress=None) -> None:
     done = deque()                            # (number, result): converted, not written
 
     def write_oldest() -> bool:               # waits for its turn if it has not come
-        if not relay.write(*done.popleft(), check):
-            return False
-        if progress is not None:
-            progress.update(relay.lines.value)
-        return True
+        return relay.write(*done.popleft(), check, progress)
     while True:
         while done and relay.blocks_written.value == done[0][0]:    # its turn: no wait
             if not write_oldest():
@@ -241,8 +239,6 @@ def run_relay(
     def check():                  # a worker that died without a word stops the relay
         if any(w.exitcode not in (None, 0) for w in workers):
             relay.halt(FAILED)
-        if progress is not None:  # the workers may be writing every block
-            progress.update(relay.lines.value)
     try:
         for w in workers:
             w.start()

@@ -186,9 +186,9 @@ def resolve_relative_url(r: ParsedURL, base: ParsedURL) -> ParsedURL:
     if r.has_authority:
         if path is not None:
             path = _clean_path(path, is_file)
-        return trace.note('2', ParsedURL(scheme, r.user, r.password, r.host, r.port,
+        return trace.note('2', ParsedURL(scheme, r.user, r.password, r.host, r.port_string,
                                          path, r.query, r.fragment, False, True))
-    user, password, host, port = base.user, base.password, base.host, base.port
+    user, password, host, port = base.user, base.password, base.host, base.port_string
     # Step 3: an absolute path loses its dot-segments.
     if path and path[0] in '/\\':
         path = trace.step('3', path, _clean_path(path, is_file))

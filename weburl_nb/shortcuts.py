@@ -241,7 +241,7 @@ def base_record(base: str) -> BaseRecord:
         if _no_shortcut_scheme(scheme):
             return BaseRecord(b, None, None, None)
         c = canonicalize_parsed_url(ParsedURL(b.scheme, b.user, b.password, b.host,
-                                              b.port, '', hierarchical=True))
+                                              b.port_string, '', hierarchical=True))
         usable = not c.invalid and c.host
         prefix = serialize_parsed_url(c.with_path(None)) if usable else None
     if prefix is None:
