@@ -574,7 +574,8 @@ register('host', 'Host canonicalization', 'host', {
         'http://a%zzb/',
         'ie')})
 
-# %% ../nbs/05_host.ipynb 80
+# %% ../nbs/05_host.ipynb 79
+#| code-fold: true
 HOST_CACHE_SIZE = 2048          # answers kept per profile; the least recently used go first
 
 
@@ -603,7 +604,8 @@ def host_cache_info() -> dict:
     "Per profile name: the `cache_info()` of its host cache (hits, misses, size)."
     return {p.name: cache.cache_info() for p, cache in _HOST_CACHES.values()}
 
-# %% ../nbs/05_host.ipynb 82
+# %% ../nbs/05_host.ipynb 81
+#| code-fold: true
 # No `.` first and no `..`; the labels but the last, as characters; the last label.
 _CANONICAL_NAME = LazyRegex(r'(?!\.|[a-z0-9_~.-]*\.\.)(?:[a-z0-9_~.-]*\.)?'
                             r'(?![0-9]+\.?\Z|0x)[a-z0-9_~-]+\.?')

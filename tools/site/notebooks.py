@@ -109,6 +109,8 @@ def make_page(path: Path, names: dict[str, str]) -> nbformat.NotebookNode:
                 _tag(cell, "hide-input")   # a library page: the signature card shows, the source folds
             if _is_show_doc(cell):
                 _tag(cell, "remove-input", "showdoc")
+            if _quarto_opt(cell, "code-fold") == "true":
+                _tag(cell, "hide-input")   # Quarto's folded source: MyST-NB's toggle
             if _quarto_opt(cell, "echo") == "false":
                 _tag(cell, "remove-input")
             if _quarto_opt(cell, "output") == "false":
