@@ -254,13 +254,15 @@ def stringprep_classes(s: str) -> set[str]:
             for name, member in STRINGPREP_CLASSES if member(c)}
 
 
-def class_agreement(mode: str, names: list[str] | None = None) -> dict:
-    "Per stringprep class: `[cases, agreeing]` over the cases whose `data` holds that class."
+def class_agreement(mode: str, names: list[str] | None = None,
+                    recorded: bool = False) -> dict:
+    """Per stringprep class: `[cases, agreeing]` over the cases whose `data` holds that class
+    (with `recorded`, only those that carry a record of browser `mode`'s own)."""
     table = {name: [0, 0] for name, _ in STRINGPREP_CLASSES}
     for name in files() if names is None else names:
         for case in load(name):
             found = () if case.not_applicable else stringprep_classes(case.get("data", ""))
-            if found:
+            if found and (not recorded or has_record(case, mode)):
                 ok = not outcome(case, mode)
                 for k in found:
                     table[k][0] += 1
@@ -269,16 +271,20 @@ def class_agreement(mode: str, names: list[str] | None = None) -> dict:
 
 
 def class_report(modes, names: list[str] | None = None) -> str:
-    "The per-class agreement of each mode, as text."
-    tables = {m: class_agreement(m, names) for m in modes}
-    out = [f"{'stringprep class':<40}" + "".join(f"{m:>16}" for m in modes)]
-    for name, _ in STRINGPREP_CLASSES:
-        n = tables[modes[0]][name][0]
-        if n:
-            cells = (f"{t[name][1]:>5}/{n:<4}{100 * share(t[name][1], n):>6.1f}%"
-                     for t in tables.values())
-            out.append(f"{name:<40}" + "".join(f"{c:>16}" for c in cells))
-    return "\n".join(out)
+    """The per-class agreement of each mode, as text: over all the cases of the class, then
+    over those that carry a record of the browser (the others expect THIS's result)."""
+    out = []
+    for recorded in (False, True):
+        tables = {m: class_agreement(m, names, recorded) for m in modes}
+        head = "with a record of the browser" if recorded else "stringprep class"
+        out.append(f"{head:<40}" + "".join(f"{m:>16}" for m in modes))
+        for name, _ in STRINGPREP_CLASSES:
+            if tables[modes[0]][name][0] or recorded:
+                cells = (f"{t[name][1]:>5}/{t[name][0]:<4}{100 * share(t[name][1], t[name][0]):>6.1f}%"
+                         if t[name][0] else "-" for t in tables.values())
+                out.append(f"{name:<40}" + "".join(f"{c:>16}" for c in cells))
+        out.append("")
+    return "\n".join(out).rstrip()
 
 
 # --- what each rule of a profile's steps before the host explains -------------------------

@@ -139,3 +139,13 @@ def test_noncharacter_and_surrogate_classes_agree_fully(mode):
     for name in ("C.4 noncharacter", "C.5 surrogate"):
         cases, agree = table[name]
         assert cases and agree == cases, f"{mode} {name}: {agree} of {cases}"
+
+
+def test_ie_refusal_of_unassigned_code_points_rests_on_every_ie_record_of_the_class():
+    """IE's step 20.2.2.4 runs ToASCII without AllowUnassigned, so a code point unassigned in
+    Unicode 3.2 (table A.1) fails: every case of that class that records IE agrees. The cases
+    of the class with no IE record expect THIS's result (accepted); they are listed in
+    tests/browser_disagreements.tsv rather than answered by a rule the records contradict."""
+    from conformance import class_agreement
+    cases, agree = class_agreement("ie", recorded=True)["A.1 unassigned in Unicode 3.2"]
+    assert cases >= 15 and agree == cases, f"ie A.1 with an IE record: {agree} of {cases}"
