@@ -60,3 +60,36 @@ def test_recording_is_per_thread_and_ends_with_its_block():
         explain("http://example.com:080/")
     assert seen == [OFF] and trace_for("parse") is OFF
     assert r.steps == []          # explain records into its own recording, not the outer one
+
+
+def test_values_are_whole_and_changes_never_cut():
+    from weburl_nb import explain
+    text = "\n".join(explain("http://example.com:99999/").lines())
+    assert "host='example.com'" in text and "\u2026" not in text
+    long = "http://h/" + "a" * 3000 + "%7e" + "b" * 3000
+    line = next(l for l in explain(long).lines() if l.startswith("canon    C8"))
+    assert "a%7eb" in line and "a~b" in line and len(line) < 300
+    head = str(explain("http://h/" + "x" * 5000)).split("\n")[0]
+    assert len(head) < 200 and "(5,009 characters)" in head
+
+
+def test_dot_segments_of_an_absolute_url_are_named():
+    from weburl_nb import explain
+    steps = [(s.section, s.number) for s in explain("http://a.com/b/./../%7e/x").steps]
+    assert ("relative", "2.2") in steps
+
+
+def test_long_values_never_run_into_the_what_column():
+    "Each step's words start at one column (wide characters count two), or on a line of their own."
+    from weburl_nb import explain
+    from weburl_nb.explain import VALUES, _width
+    for url in ["http://\uff21\uff22.example/a/../b", "http://h/" + "\u4e00" * 40 + "/../x"]:
+        e = explain(url)
+        lines = iter(e.lines())
+        for step in e.steps:
+            words, line = step.message or step.what, next(lines)
+            if not line.endswith(words):            # a long value: the words on the next line
+                line = next(lines)
+                assert line == " " * (16 + VALUES) + words
+            else:
+                assert _width(line[:len(line) - len(words)]) == 16 + VALUES, line

@@ -6,35 +6,66 @@
 from __future__ import annotations
 
 import html
+import os
+import unicodedata
 from dataclasses import dataclass
 
-from .canonicalization import canonicalize_parsed_url
-from .host import profile_for
+from .entry import pipeline
 from .parsing import ParsedURL, parse_url
-from .resolution import resolve_url
-from .serialization import serialize_parsed_url
 from .trace import REASONS, SECTIONS, Recording, Step, quiet, step_anchor
 
 # %% auto 0
-__all__ = ['Explanation', 'explain']
+__all__ = ['WIDE', 'CONTEXT', 'VALUES', 'Explanation', 'explain']
 
 # %% ../nbs/14a_explain.ipynb 5
-def _short(value, width: int = 60) -> str:
-    "`repr(value)` (a `ParsedURL` without its name), cut in the middle to at most `width` characters."
-    text = repr(value)[10:-1] if isinstance(value, ParsedURL) else repr(value)
-    if len(text) <= width:
-        return text
-    half = (width - 1) // 2
-    return text[:half] + '\u2026' + text[-(width - 1 - half):]
+WIDE = 400                  # characters of a value shown whole; beyond, the middle goes
+CONTEXT = 40                # characters kept either side of the part a step changed
+VALUES = 45                 # columns of the values in a trace line
+
+
+def _text(value) -> str:
+    "`repr(value)`; a `ParsedURL` without its name."
+    return repr(value)[10:-1] if isinstance(value, ParsedURL) else repr(value)
+
+
+def _squeeze(text: str, head: int, tail: int) -> str:
+    "*text*, or its first *head* and last *tail* characters around an ellipsis."
+    return text if len(text) <= head + tail + 1 else text[:head] + '\u2026' + text[-tail:]
+
+
+def _pair(before: str, after: str) -> tuple[str, str]:
+    "Two values, cut only in what they share: the part that changed stays whole."
+    if max(len(before), len(after)) <= WIDE:
+        return before, after
+    p = len(os.path.commonprefix([before, after]))
+    q = len(os.path.commonprefix([before[p:][::-1], after[p:][::-1]]))
+    def cut(t: str) -> str:
+        middle = t[p:len(t) - q]
+        return (_squeeze(t[:p], 10, CONTEXT) + middle
+                + _squeeze(t[len(t) - q:], CONTEXT, 10))
+    return cut(before), cut(after)
 
 
 def _change(s: Step) -> str:
     "A step's values as a trace line shows them."
     if s.reason is not None:
-        return f'fail: {s.reason}' + ('' if _failed(s) else f' -> {_short(s.after, 30)}')
+        tail = '' if _failed(s) else ' -> ' + _squeeze(_text(s.after), WIDE // 2, WIDE // 2)
+        return f'fail: {s.reason}' + tail
     if s.before is None:
-        return _short(s.after)
-    return f'{_short(s.before, 40)} -> {_short(s.after, 40)}'
+        return _squeeze(_text(s.after), WIDE // 2, WIDE // 2)
+    before, after = _pair(_text(s.before), _text(s.after))
+    return f'{before} -> {after}'
+
+
+def _width(text: str) -> int:
+    "Columns *text* takes in a terminal: wide and fullwidth characters take two."
+    return sum(2 if unicodedata.east_asian_width(c) in 'WF' else 1 for c in text)
+
+
+def _quoted(text: str) -> str:
+    "`repr(text)`, its middle cut if long, with the length said."
+    shown = _squeeze(repr(text), 100, 60)
+    return shown if len(shown) == len(repr(text)) else f'{shown} ({len(text):,} characters)'
 
 
 def _failed(s: Step) -> bool:
@@ -69,10 +100,20 @@ class Explanation:
 
     def lines(self) -> list[str]:
         "The trace: one line per step (section, number, values, what the step does)."
-        return [f'{s.section:<9}{s.number:<7}{_change(s):<44} {s.message or s.what}' for s in self.steps]
+        out = []
+        for s in self.steps:
+            change, what = _change(s), s.message or s.what
+            line = f'{s.section:<9}{s.number:<7}{change}'
+            pad = VALUES - _width(change)
+            if pad >= 1:                                  # the values fit their column
+                out.append(line + ' ' * pad + what)
+            else:                                         # long: what goes below
+                out += [line, ' ' * (16 + VALUES) + what]
+        return out
 
     def __str__(self) -> str:
-        head = f'{self.url!r}' + (f' against {self.base!r}' if self.base is not None else '')
+        head = _quoted(self.url) + (f' against {_quoted(self.base)}'
+                                    if self.base is not None else '')
         outcome = self.result if self.result is not None else f'invalid: {self.reason}'
         return '\n'.join([f'{head}\n  -> {outcome}', *self.lines()])
 
@@ -99,14 +140,6 @@ class Explanation:
                 f'<tbody>{rows}</tbody></table></div>')
 
 # %% ../nbs/14a_explain.ipynb 6
-def _check(url, base, charset, browser) -> None:
-    for name, value, optional in (('url', url, False), ('base', base, True), ('charset', charset, True),
-                                  ('browser', browser, False)):
-        if not isinstance(value, str) and not (optional and value is None):
-            kind = 'str or None' if optional else 'str'
-            raise TypeError(f'explain() argument {name} must be {kind}, not {type(value).__name__}')
-
-
 def _no_base(steps: list[Step]) -> list[Step]:
     "With no base, an invalid 'base' is the URL itself: say that it has no scheme."
     r = REASONS['no-scheme-no-base']
@@ -114,16 +147,13 @@ def _no_base(steps: list[Step]) -> list[Step]:
             if s.reason == 'base-invalid' else s for s in steps]
 
 
-def explain(url: str, base: str | None = None, charset: str | None = None, browser: str = 'this') -> Explanation:
+def explain(url: str, base: str | None = None, charset: str | None = None,
+            browser: str = 'this') -> Explanation:
     "Canonicalize `url` as `url_to_canon_url` does, recording the steps that changed or decided something."
-    _check(url, base, charset, browser)
-    profile_for(browser)                                  # an unknown browser: ValueError
-    with quiet():
-        parsed_base = parse_url(url if base is None else base, browser)
-        parsed = parse_url(url, browser)
     with Recording() as rec:
-        resolved = resolve_url(url, parsed_base, browser)
-        canonical = canonicalize_parsed_url(resolved, charset, browser)
-        result = serialize_parsed_url(canonical)
+        stages = pipeline(url, base, charset, browser, caller='explain')
+    with quiet():
+        parsed = parse_url(url, browser)
     steps = rec.steps if base is not None else _no_base(rec.steps)
-    return Explanation(url, base, charset, browser, result, parsed, resolved, canonical, tuple(steps))
+    return Explanation(url, base, charset, browser, stages.result, parsed, stages.resolved,
+                       stages.canonical, tuple(steps))

@@ -184,8 +184,8 @@ def resolve_relative_url(r: ParsedURL, base: ParsedURL) -> ParsedURL:
     path = r.path
     # Step 2: a reference with an authority keeps it; the base gives the scheme.
     if r.has_authority:
-        if path is not None:
-            path = _clean_path(path, is_file)
+        if path is not None:                    # 2.2: its path loses its dot-segments
+            path = trace.step('2.2', path, _clean_path(path, is_file))
         return trace.note('2', ParsedURL(scheme, r.user, r.password, r.host, r.port_string,
                                          path, r.query, r.fragment, False, True))
     user, password, host, port = base.user, base.password, base.host, base.port_string
@@ -315,6 +315,7 @@ register('resolve', 'Resolution', 'resolution', {
         'a/b mailto:x@example.com')})
 register('relative', 'Resolution', 'resolution', {
     '2': 'the reference has an authority: the base gives only the scheme',
+    '2.2': "the reference's path: dot-segments removed",
     '3': 'an absolute path: dot-segments removed',
     '4': "a query alone: the base's path",
     '5': 'a fragment alone: the base with this fragment',
