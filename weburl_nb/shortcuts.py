@@ -68,8 +68,10 @@ _KEPT_ESCAPE = (f"%(?!{escape_alternatives(UNRESERVED_ESCAPES)})"
                 f"[0-9A-Fa-f]{{2}}")
 
 # %% ../nbs/13_shortcuts.ipynb 10
-_PATH = (f'(?![{PATH_CHAR[1:-1]}/%]*(?!{_KEPT_ESCAPE})%)'   # no `%` but a kept escape's
-         f'[{PATH_CHAR[1:-1]}/%]*+')                          # the run, whole
+_PATH = (f'[{PATH_CHAR[1:-1]}/]*+'                            # up to a first `%`, whole
+         f'(?:(?!%)'                                            # none: the path ends here
+         f'|(?![{PATH_CHAR[1:-1]}/%]*(?!{_KEPT_ESCAPE})%)'     # no `%` but a kept escape's
+         f'[{PATH_CHAR[1:-1]}/%]*+)')                          # the rest of the run, whole
 _TAIL = f'(?:\\?{QUERY_CHAR}*)?(?:#{FRAGMENT_CHAR}*)?'
 _SCHEME = f"(?!(?:{'|'.join(sorted(NOT_HIERARCHICAL_SCHEMES | {'file'}))}):)[a-z0-9+.\\-]{{2,}}"
 _HOST = r'(?:[a-z0-9_~.\-]*\.)?(?!0x)[a-z0-9_~\-]*[a-z_~\-][0-9]*\.?'    # last label: not digits, not 0x
