@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import time
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -208,12 +209,16 @@ def test_screenshots(browser, server, width):  # noqa: F811
     try:
         for page in SHOT_PAGES:
             browser.set_window_size(width, 2400 if page == "try" else 1000)  # try: down to the steps
-            query = "?url=http%3A%2F%2Fa%252fb.test%2F" if page == "try" else ""
+            query = {"try": "?url=http%3A%2F%2Fa%252fb.test%2F", "host": "#step-28"}.get(page, "")
             browser.get(server + f"{page}.html{query}")
             if page == "try":
                 WebDriverWait(browser, 120).until(lambda d: d.execute_script("return document.body.dataset.state"))
-            elif page == "host":
-                browser.execute_script("location.hash = '#step-28'")
+            elif page == "host":   # the step's anchor at the top of the window, its link shown
+                time.sleep(1.5)        # the page's layout settles (fonts, outputs) before measuring
+                browser.execute_script("const e = document.getElementById('step-28');"
+                                       "window.scrollTo(0, e.getBoundingClientRect().top + window.scrollY - 80);"
+                                       "document.querySelector('a[href=\"#step-28\"]').style.opacity = 1")
+                time.sleep(0.5)
             browser.save_screenshot(str(SHOTS / f"{page}-{width}.png"))
             assert (SHOTS / f"{page}-{width}.png").stat().st_size > 10_000
     finally:
