@@ -19,9 +19,9 @@ from .trace import register, trace_for
 __all__ = ['USERINFO_OCTETS', 'PATH_OCTETS', 'QUERY_OCTETS', 'OPAQUE_PATH_OCTETS', 'C1_OCTETS', 'FRAGMENT_OCTETS',
            'DEFAULT_PORTS', 'UNRESERVED_ESCAPES', 'EncodeSet', 'percent_encode', 'canonicalize_scheme',
            'canonicalize_userinfo', 'canonicalize_file_hostpath', 'canonicalize_port', 'escape_alternatives',
-           'decode_unreserved', 'root_path', 'encode_path', 'canonicalize_path', 'protect_double_slash',
-           'canonicalize_query', 'canonicalize_fragment', 'check_options', 'check_arguments', 'canonicalize_parsed_url',
-           'unresolved_path', 'canonicalize_checked', 'port_failure']
+           'decode_unreserved', 'root_path', 'encode_path', 'canonicalize_path', 'read_path_again',
+           'protect_double_slash', 'canonicalize_query', 'canonicalize_fragment', 'check_options', 'check_arguments',
+           'canonicalize_parsed_url', 'unresolved_path', 'canonicalize_checked', 'port_failure']
 
 # %% ../nbs/06_canonicalization.ipynb 7
 def _escape_run(m: re.Match) -> bytes:
@@ -181,42 +181,44 @@ _NO_NEW_ESCAPE = r'(?<!%%)(?<!%[0-9A-Fa-f]%)'   # the `%` not after `%` or `%` +
 _HEX_DIGITS = DIGIT + 'ABCDEFabcdef'
 
 
-def _unreserved_escape_split_re() -> LazyRegex:
-    "`%` and the captured digits of an unreserved character, unless decoding makes an escape."
+def _unreserved_escape_split_re(guard: str) -> LazyRegex:
+    "`%` and the captured digits of an unreserved character; a hex digit's only after `guard`."
     hex_codes = [code for code, c in UNRESERVED_ESCAPES.items() if c in _HEX_DIGITS]
     other_codes = [code for code in UNRESERVED_ESCAPES if code not in hex_codes]
-    return LazyRegex(f'%((?:{_NO_NEW_ESCAPE}(?:{escape_alternatives(hex_codes)}))'
-                     # departure: decoding makes no new escape
+    return LazyRegex(f'%((?:{guard}(?:{escape_alternatives(hex_codes)}))'
                      f'|{escape_alternatives(other_codes)})')
 
 
-_UNRESERVED_ESCAPE_SPLIT = _unreserved_escape_split_re()
+# departure: decoding makes no new escape
+_UNRESERVED_ESCAPE_SPLIT = _unreserved_escape_split_re(_NO_NEW_ESCAPE)
+_LITERAL_ESCAPE_SPLIT = _unreserved_escape_split_re('')                 # the spec's decoding
 
 
-def _decode_piece(s: str) -> str:
+def _decode_piece(s: str, split: LazyRegex = _UNRESERVED_ESCAPE_SPLIT) -> str:
     "`decode_unreserved` of `s`: text and captured digits alternate; each pair of digits becomes its character."
-    parts = _UNRESERVED_ESCAPE_SPLIT.split(s)
+    parts = split.split(s)
     if len(parts) == 1:
         return s                                # no unreserved escape: nothing to copy
     parts[1::2] = map(UNRESERVED_ESCAPES.__getitem__, parts[1::2])
     return ''.join(parts)
 
 
-def decode_unreserved(s: str) -> str:
-    "Percent-decode the escapes of unreserved characters (`%41` -> `A`); leave all other escapes alone."
+def decode_unreserved(s: str, literal: bool = False) -> str:
+    "Percent-decode the escapes of unreserved characters (`%41` -> `A`), held back as the note says unless `literal`."
     if '%' not in s:
         return s
+    split = _LITERAL_ESCAPE_SPLIT if literal else _UNRESERVED_ESCAPE_SPLIT
     if len(s) <= _DECODE_BLOCK:
-        return _decode_piece(s)
+        return _decode_piece(s, split)
     parts, start = [], 0                       # a long string: in pieces cut just before a `%` (see above)
     while True:
         cut = s.find('%', start + _DECODE_BLOCK)
         while cut > 0 and '%' in s[cut - 2:cut]:    # no `%` the look-behind would miss
             cut = s.find('%', cut + 1)
         if cut < 0:
-            parts.append(_decode_piece(s[start:]))
+            parts.append(_decode_piece(s[start:], split))
             return ''.join(parts)
-        parts.append(_decode_piece(s[start:cut]))
+        parts.append(_decode_piece(s[start:cut], split))
         start = cut
 
 
@@ -231,9 +233,16 @@ def encode_path(path: str | None, hierarchical: bool, scheme: str | None) -> str
     "C8: unreserved escapes decoded (hierarchical, `mailto:`), the rest encoded."
     if path is None:
         return None
-    if hierarchical or scheme == 'mailto':
-        return percent_encode(decode_unreserved(path), None, PATH_OCTETS)
-    return percent_encode(path, None, OPAQUE_PATH_OCTETS)
+    if not (hierarchical or scheme == 'mailto'):
+        return percent_encode(path, None, OPAQUE_PATH_OCTETS)
+    held = percent_encode(decode_unreserved(path), None, PATH_OCTETS)
+    if '%' not in path or not _MAY_MAKE_ESCAPE.search(path):
+        return held                                 # nothing was held back
+    literal = percent_encode(decode_unreserved(path, literal=True), None, PATH_OCTETS)
+    if literal != held and not _settled(literal, hierarchical, scheme):
+        # departure: decoding makes no new escape
+        return held
+    return literal
 
 
 def canonicalize_path(path: str | None, hierarchical: bool,
@@ -241,7 +250,25 @@ def canonicalize_path(path: str | None, hierarchical: bool,
     "C7 and C8: `encode_path(root_path(path, hierarchical), hierarchical, scheme)`."
     return encode_path(root_path(path, hierarchical), hierarchical, scheme)
 
-# %% ../nbs/06_canonicalization.ipynb 32
+
+_MAY_MAKE_ESCAPE = LazyRegex('%[0-9A-Fa-f]?%')     # where the note may hold an escape back
+
+
+def read_path_again(path: str, hierarchical: bool, scheme: str | None) -> str:
+    "The path a second reading makes of canonical `path`: resolution's cleaning, then C7-C8."
+    if hierarchical:
+        path = remove_dot_segments(decode_file_slashes(path) if scheme == 'file' else path)
+    return canonicalize_path(path, hierarchical, scheme)
+
+
+def _settled(path: str, hierarchical: bool, scheme: str | None) -> bool:
+    "Whether the URL with C8's `path` is a fixed point (after the C9 rounds, for `file`)."
+    if scheme == 'file':                # each round decodes what the one before completed
+        while (again := canonicalize_path(path, True, scheme)) != path:
+            path = again
+    return read_path_again(path, hierarchical, scheme) == path
+
+# %% ../nbs/06_canonicalization.ipynb 33
 def protect_double_slash(path: str | None, scheme: str | None, user, password, host, port) -> str | None:
     "C10: prefix `/.` to a path starting with `//` that would otherwise serialize as an authority."
     if (path is not None and path.startswith('//') and scheme not in NOT_HIERARCHICAL_SCHEMES
@@ -249,7 +276,7 @@ def protect_double_slash(path: str | None, scheme: str | None, user, password, h
         return '/.' + path
     return path
 
-# %% ../nbs/06_canonicalization.ipynb 35
+# %% ../nbs/06_canonicalization.ipynb 36
 def canonicalize_query(query: str | None, encoding: str | None, hierarchical: bool) -> str | None:
     "C11: percent-encode the query in the document's encoding (UTF-8 for URLs without hierarchy)."
     if query is None:
@@ -265,7 +292,7 @@ def canonicalize_fragment(fragment: str | None) -> str | None:
         fragment = _C1_RE.sub(lambda m: percent_encode(m.group(), None, C1_OCTETS), fragment)
     return percent_encode(fragment, None, FRAGMENT_OCTETS)
 
-# %% ../nbs/06_canonicalization.ipynb 38
+# %% ../nbs/06_canonicalization.ipynb 39
 def check_options(func: str, charset, browser) -> tuple[str | None, HostProfile]:
     "`charset` and the profile named `browser`, checked for function `func`."
     charset = check_type(func, 'charset', charset, str, optional=True)
@@ -284,7 +311,7 @@ def check_arguments(func: str, url, base, charset,
     base = check_type(func, 'base', base, str, optional=True)
     return (url, base, *check_options(func, charset, browser))
 
-# %% ../nbs/06_canonicalization.ipynb 41
+# %% ../nbs/06_canonicalization.ipynb 42
 _MAX_HOSTPATH_ROUNDS = 16
 
 
@@ -381,7 +408,7 @@ def port_failure(port: str) -> str:
     "Why C6 fails for `port`: `port-out-of-range` if digits, else `port-not-digits`."
     return 'port-out-of-range' if _DIGITS_RE.fullmatch(port) else 'port-not-digits'
 
-# %% ../nbs/06_canonicalization.ipynb 43
+# %% ../nbs/06_canonicalization.ipynb 44
 register('canon', 'Canonicalization', 'canonicalization', {
     'C2': 'scheme lowercased',
     'C3': 'user-info: empty parts dropped, the rest percent-encoded',

@@ -12,8 +12,8 @@ from .parsing import (INVALID, PARSE_THIS, ParsedURL, ParseProfile, finish_step2
 from .trace import register, trace_for
 
 # %% auto 0
-__all__ = ['remove_dot_segments', 'merge_path', 'decode_file_slashes', 'begins_with_drive_spec', 'resolve_relative_url',
-           'resolve_url', 'read_reference', 'resolve_checked']
+__all__ = ['remove_dot_segments', 'merge_path', 'decode_file_slashes', 'begins_with_drive_spec', 'settled_path',
+           'resolve_relative_url', 'resolve_url', 'read_reference', 'resolve_checked']
 
 # %% ../nbs/02_resolution.ipynb 5
 def _dot_at(path: str, i: int) -> int:
@@ -168,9 +168,16 @@ def _clean_path(path: str, is_file: bool) -> str:
     return remove_dot_segments(decode_file_slashes(path) if is_file else path)
 
 
-def _copied_path(path: str | None, is_file: bool) -> str | None:
-    "A base path the result takes over (steps 4-5), cleaned as a reference's path is."
-    return path if path is None else _clean_path(path, is_file)
+def settled_path(path: str | None, is_file: bool) -> str | None:
+    "A path taken over from the base (steps 4-6): as it is, unless a second reading cleans it."
+    if not path:
+        return path
+    read = path if path[0] == '/' else '/' + path          # as C7 will write it
+    written = read.replace('\\', '%5C')                    # and C8 (a backslash is escaped)
+    if _clean_path(written, is_file) == written:
+        return path                                         # a second reading keeps it
+    # departure: a base path taken over is cleaned too
+    return _clean_path(read, is_file)
 
 
 def resolve_relative_url(r: ParsedURL, base: ParsedURL) -> ParsedURL:
@@ -195,11 +202,11 @@ def resolve_relative_url(r: ParsedURL, base: ParsedURL) -> ParsedURL:
     # Step 4: a query alone takes the base's path.
     # departure: a base path taken over is cleaned too
     elif not path and r.query is not None:
-        path = trace.note('4', _copied_path(base.path, is_file))
+        path = trace.note('4', settled_path(base.path, is_file))
     # Step 5: a fragment alone takes the base's path and query.
     # departure: a base path taken over is cleaned too
     elif not path and r.fragment is not None:
-        copied = _copied_path(base.path, is_file)
+        copied = settled_path(base.path, is_file)
         return trace.note('5', ParsedURL(scheme, user, password, host, port, copied,
                                          base.query, r.fragment, False, True))
     # Step 6: any other path is merged with the base's, then loses its dot-segments.
@@ -207,20 +214,19 @@ def resolve_relative_url(r: ParsedURL, base: ParsedURL) -> ParsedURL:
         r_path, b_path = path or '', base.path
         if is_file:
             r_path = decode_file_slashes(r_path)
-            # departure: a base path taken over is cleaned too
-            b_path = decode_file_slashes(b_path or '')
             if begins_with_drive_spec(r_path):
                 user = password = host = port = None
                 b_path = ''
         has_authority = not (user is None and password is None and host is None
                              and port is None)
         merged = remove_dot_segments(merge_path(r_path, b_path, has_authority))
-        path = trace.step('6', r_path, merged)
+        # departure: a base path taken over is cleaned too
+        path = trace.step('6', r_path, settled_path(merged, is_file))
     # Step 7: the completed URL.
     return ParsedURL(scheme, user, password, host, port, path, r.query, r.fragment,
                      False, True)
 
-# %% ../nbs/02_resolution.ipynb 19
+# %% ../nbs/02_resolution.ipynb 20
 def _without_fragment(u: ParsedURL) -> ParsedURL:
     "The base as steps 6 and 9 return it: no fragment, and a hierarchical path cleaned (see the note)."
     if u.fragment is not None:
@@ -230,7 +236,7 @@ def _without_fragment(u: ParsedURL) -> ParsedURL:
             u = u._replace(path=u.path.rstrip(' '))
     # departure: the base returned by steps 6 and 9
     if u.hierarchical and u.path:
-        u = u._replace(path=_clean_path(u.path, u.scheme is not None and u.scheme.lower() == 'file'))
+        u = u._replace(path=settled_path(u.path, u.scheme is not None and u.scheme.lower() == 'file'))
     return u
 
 
@@ -290,7 +296,7 @@ def resolve_checked(s: str, base: ParsedURL, profile: ParseProfile = PARSE_THIS,
             r = r._replace(path=path)
     return r
 
-# %% ../nbs/02_resolution.ipynb 21
+# %% ../nbs/02_resolution.ipynb 22
 register('resolve', 'Resolution', 'resolution', {
     '5': 'preprocessed: outer spaces and controls trimmed, tabs and newlines removed',
     '6': 'an empty reference: the base without its fragment',

@@ -17,7 +17,7 @@ from .charclasses import NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, LazyRegex, Named
 from .charclasses import preprocess
 from .host import THIS, canonicalize_host
 from .parsing import ParsedURL, parse_url, split_authority
-from .resolution import merge_path, remove_dot_segments, resolve_relative_url
+from .resolution import merge_path, remove_dot_segments, settled_path, resolve_relative_url
 from .serialization import serialize_parsed_url
 
 # %% auto 0
@@ -290,9 +290,9 @@ def fast_relative(url: str, base: str | None, charset: str | None) -> str | NoSh
             merged = _merge_clean(directory, path) if directory is not None else None
             path = merged if merged is not None else remove_dot_segments(merge_path(path, b.path, True))  # step 6
     elif query is not None:
-        path = remove_dot_segments(b.path)                                  # step 4 (as 02's note)
+        path = settled_path(b.path, False)                                  # step 4 (as 02's note)
     else:
-        path, query = remove_dot_segments(b.path), b.query                  # step 5 (as 02's note)
+        path, query = settled_path(b.path, False), b.query                  # step 5 (as 02's note)
     out = prefix + canonicalize_path(path, True, scheme)                    # C7-C8
     if query is not None:
         out += '?' + canonicalize_query(query, charset, True)               # C11
