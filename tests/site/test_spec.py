@@ -223,3 +223,25 @@ def test_screenshots(browser, server, width):  # noqa: F811
             assert (SHOTS / f"{page}-{width}.png").stat().st_size > 10_000
     finally:
         browser.set_window_size(1280, 1000)
+
+
+_CELL = re.compile(r'<div class="cell(?: ([^"]*))?"')
+
+
+def _cells(page: str) -> list[tuple[str, str]]:
+    "The code cells of a built page: (their class list, their text without tags)."
+    html = (DOCS / f"{page}.html").read_text(encoding="utf-8")
+    starts = list(_CELL.finditer(html))
+    ends = [m.start() for m in starts[1:]] + [len(html)]
+    return [(m.group(1) or "", re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html[m.start():end])))
+            for m, end in zip(starts, ends)]
+
+
+def test_spec_page_shows_helpers_as_cards_and_steps_as_source():
+    "resolution.html: `merge_path` (a helper) is a card over folded source; `resolve_relative_url` shows."
+    cells = _cells("resolution")
+    helper = [cls for cls, text in cells if "def merge_path(" in text]
+    assert helper and all("tag_hide-input" in cls for cls in helper), helper
+    assert any("tag_showdoc" in cls and "merge_path" in text for cls, text in cells)
+    step = [cls for cls, text in cells if "def resolve_relative_url(" in text]
+    assert step and not any("tag_hide-input" in cls for cls in step), step

@@ -7,8 +7,17 @@ is done here with MyST-NB cell tags: `#| hide` cells and cells of imports only s
 not shown, `show_doc`
 cells show their output only, `#| eval: false` and the project's `tst_flags` cells are not run.
 Unlike nbdev's Quarto pages, the exported code of the spec's pages is shown (the site is the spec's
-literate edition); on the other pages (using it, the project) an exported cell's source is folded
-under its `show_doc` signature card.
+literate edition) for its steps; an exported cell that is not a step, and every exported cell of
+the other pages (using it, the project), has its source folded under its `show_doc` signature card.
+
+A spec page's exported cell is a *step cell* (its source shown, under its step) when
+- the markdown since the previous code cell names a step: it made a step anchor (a bold `**Step N.**`
+  or `**C6.**` label, a numbered step of a registered algorithm: see steps.py) or says `Step 28`,
+  `steps 3-6`, `C6`, or
+- a docstring in the cell names a step (as above, or "the steps to ...", "step by step"), or
+- the cell reports steps to the tracer (`trace_for(...)`), or
+- the cell says so with the directive `#| step` (and `#| card` folds a cell the rules call a step).
+Everything else (regex constants, caches, record types, small helpers) shows as a card.
 """
 from __future__ import annotations
 
@@ -62,6 +71,30 @@ def _imports_only(source: str) -> bool:
     return bool(body) and all(plumbing(n) for n in body)
 
 
+_STEP_NAME = re.compile(r"\b(?:[Ss]teps? \d+|C\d+)\b")
+_STEP_WORD = re.compile(r"\b(?:[Ss]teps?\b|C\d+\b)")
+
+
+def _docstrings_name_a_step(source: str) -> bool:
+    "Whether a docstring of the cell (module, function or class) names a step: `Step 28`, `C6`."
+    import ast
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return False
+    nodes = [tree] + [n for n in ast.walk(tree)
+                      if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    return any(_STEP_WORD.search(ast.get_docstring(n, clean=False) or "") for n in nodes)
+
+
+def is_step_cell(dirs, source: str, anchored: bool) -> bool:
+    "Whether a spec page's exported cell shows its source (see the module's docstring)."
+    if "card" in dirs:
+        return False
+    return ("step" in dirs or anchored or "trace_for(" in source
+            or _docstrings_name_a_step(source))
+
+
 def _quarto_opt(cell, name) -> str | None:
     "Value of a Quarto cell option (`#| echo: false`) that nbdev leaves in the source."
     vals = cell.directives_.get(name + ":")
@@ -93,11 +126,13 @@ def make_page(path: Path, names: dict[str, str]) -> nbformat.NotebookNode:
     import siteconf
     spec = page in {p.name for p in siteconf.pages(warn=lambda m: None) if p.group == siteconf.SPEC_GROUP}
     anchors, linker = steps.Anchors(page), terms.Linker(page)
-    cells = []
+    cells, anchored = [], False   # anchored: a step anchor was made since the last code cell
     for cell in proc.nb.cells:
         src = cell.source or ""
         if cell.cell_type == "markdown":
+            before = len(anchors.ids)
             cell.source = linker.cell(anchors.cell(page_links(src, names)))
+            anchored = anchored or len(anchors.ids) > before or bool(_STEP_NAME.search(src))
         elif cell.cell_type == "code":
             dirs = cell.directives_
             cell.source = _DIRECTIVE.sub("", src).strip("\n")
@@ -105,8 +140,12 @@ def make_page(path: Path, names: dict[str, str]) -> nbformat.NotebookNode:
                 continue  # a directive-only cell (`#| default_exp ...`)
             if "hide" in dirs or _quarto_opt(cell, "include") == "false" or _imports_only(cell.source):
                 _tag(cell, "remove-cell")
-            if "export" in dirs and not spec and not _is_show_doc(cell):
-                _tag(cell, "hide-input")   # a library page: the signature card shows, the source folds
+            step = spec and is_step_cell(dirs, cell.source, anchored)
+            if not _is_show_doc(cell):
+                anchored = False
+            if "export" in dirs and not step and not _is_show_doc(cell):
+                _tag(cell, "hide-input")   # not a step: the signature card shows, the source folds
+                cell.metadata["weburl_card"] = True
             if _is_show_doc(cell):
                 _tag(cell, "remove-input", "showdoc")
             if _quarto_opt(cell, "code-fold") == "true":
