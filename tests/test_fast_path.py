@@ -113,7 +113,8 @@ def test_messy_corpus(seed):
 
 def second_tier_urls(rng, n):
     "`n` random absolute URLs of the second tier's shape (and near it), with the faults it repairs."
-    schemes = ["http", "HTTP", "Https", "ws", "wss", "ftp", "gopher", "x-y", "git+ssh", "file", "mailto", "a"]
+    schemes = ["http", "HTTP", "Https", "ws", "wss", "ftp", "gopher", "x-y", "git+ssh", "file", "FILE", "FiLe",
+               "mailto", "a"]
     seps = ["://", ":\\\\", ":/\\", ":\\/", ":///", ":/", "://\\"]
     users = ["", "", "", "u@", "u:@", ":@", "@", "u:p@", "a b:c%41@", "\u00fc@", "u:p:q@"]
     hosts = ["example.com", "EXAMPLE.Com", "b\u00fccher.de", "xn--4gq.jp", "1.2.3.4", "0x7f.1", "3232235777",
@@ -121,7 +122,8 @@ def second_tier_urls(rng, n):
              "", "a b", "a%2fb", "\u6771\u4eac\u3002jp", "h:", "[::1", "a\tb", "ex.com.", "-a-"]
     ports = ["", "", ":80", ":443", ":0080", ":8080", ":", ":99999", ":8o", ":21"]
     seg = ["a", "B", ".", "..", "%2e", "%2E%2e", ".%2E", "%41", "%7e", "%7E", "%zz", "%", "", "x y", "\u00fc",
-           "\\", ";p=1", "~u", "%c3%A9", "%2F", "a\tb", "\u65e5\u672c"]
+           "\\", ";p=1", "~u", "%c3%A9", "%2F", "a\tb", "\u65e5\u672c",
+           ".x", "a.b", "..y", "%2Fx", "%2", "%2e.", "x%2E"]                # near the quick exits' tests
     tails = ["", "?", "?q=1", "?a b", "?\u00fc+\u65e5=1&x", "#", "#f", "#a b", "?q#f", "#\x85", "?%41#%41", "#\u00e9"]
     out = []
     for _ in range(n):

@@ -23,7 +23,7 @@ link_text = st.one_of(tail, url_text)
 base_text = st.one_of(st.none(), url_text, any_text)
 charsets = st.sampled_from(CHARSETS)
 # absolute URLs with an authority: the repair tier's shape and its edges (three slashes, `file`, opaque)
-AUTHORITY = ['http', 'HTTP', 'Https', 'ws', 'ftp', 'x-y', 'git+ssh', 'file', 'mailto', 'a']
+AUTHORITY = ['http', 'HTTP', 'Https', 'ws', 'ftp', 'x-y', 'git+ssh', 'file', 'FiLe', 'mailto', 'MailTo', 'a']
 authority_text = st.tuples(st.sampled_from(['', ' ', '\t', '\x0c']), st.sampled_from(AUTHORITY),
                            st.sampled_from(['://', ':\\\\', ':/\\', ':///', '://\\']),
                            st.sampled_from(['', 'u@', 'u:@', ':@', 'u:p@', '%41@']),

@@ -248,7 +248,14 @@ def encode_path(path: str | None, hierarchical: bool, scheme: str | None) -> str
 def canonicalize_path(path: str | None, hierarchical: bool,
                       scheme: str | None) -> str | None:
     "C7 and C8: `encode_path(root_path(path, hierarchical), hierarchical, scheme)`."
+    if hierarchical and path and _PATH_AS_IS.fullmatch(path) is not None:
+        return path                                 # C7 and C8 leave it as it is (see above)
     return encode_path(root_path(path, hierarchical), hierarchical, scheme)
+
+
+# `/`, then ASCII characters outside the path set and other than `%`
+_PATH_AS_IS = LazyRegex('/[' + re.escape(''.join(
+    chr(b) for b in range(0x80) if b not in PATH_OCTETS.octets and b != 0x25)) + ']*')
 
 
 _MAY_MAKE_ESCAPE = LazyRegex('%[0-9A-Fa-f]?%')     # where the note may hold an escape back

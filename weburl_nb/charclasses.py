@@ -49,14 +49,17 @@ _NONCHARACTERS = '\ud800-\udfff\ufdd0-\ufdef' + ''.join(
 _NONCHARACTERS_RE = LazyRegex(f'[{_NONCHARACTERS}]')
 _MAYBE_NONCHARACTER_RE = LazyRegex(          # step 2's code points all lie here
     '[\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff\U0001fffe-\U0010ffff]')
-_TAB_LF_CR = str.maketrans('', '', '\t\n\r')
 _TRIMMED = '\x0b\x0c '
 
 
 def remove_tab_lf_cr(s: str) -> str:
     "`s` without TAB, LF and CR (step 3 here; step 2 of CanonicalizeHost)."
-    if '\t' in s or '\n' in s or '\r' in s:
-        return s.translate(_TAB_LF_CR)
+    if '\t' in s:                # one `str.replace` per character present (see above)
+        s = s.replace('\t', '')
+    if '\n' in s:
+        s = s.replace('\n', '')
+    if '\r' in s:
+        s = s.replace('\r', '')
     return s
 
 

@@ -103,10 +103,12 @@ def _remove_dot_segments_rooted(path: str) -> str:
 def remove_dot_segments(path: str) -> str:
     "RFC 3986 remove_dot_segments, treating `\\` as `/` and `%2E`/`%2e` as `.` (the spec's amendments)."
     path = path.replace('\\', '/')                                  # amendment 1
+    if path[:1] == '/':
+        if '/.' not in path and '/%2' not in path:
+            return path                         # no segment starts with a dot: E only
+        return _remove_dot_segments_rooted(path)
     if '.' not in path and '%' not in path:
         return path
-    if path[:1] == '/':
-        return _remove_dot_segments_rooted(path)
     return _remove_dot_segments_machine(path)
 
 

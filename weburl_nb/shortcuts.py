@@ -22,8 +22,8 @@ from .serialization import serialize_parsed_url
 
 # %% auto 0
 __all__ = ['NO_SHORTCUT', 'PATH_CHAR', 'QUERY_CHAR', 'FRAGMENT_CHAR', 'URL_TIERS', 'LINK_TIERS', 'NoShortcut', 'char_class',
-           'canonical_url_pattern', 'already_canonical', 'unchanged_url', 'CanonicalBase', 'clean_link',
-           'fast_absolute', 'BaseRecord', 'base_record', 'fast_relative', 'repaired_absolute', 'parsed_once']
+           'canonical_url_pattern', 'already_canonical', 'unchanged_url', 'CanonicalBase', 'clean_link', 'BaseRecord',
+           'base_record', 'fast_relative', 'repaired_absolute', 'parsed_once']
 
 # %% ../nbs/13_shortcuts.ipynb 5
 class NoShortcut:
@@ -163,34 +163,6 @@ _FAST_URL = (                                               # classes as printab
     r'(?:#([!-~]*))?')                                          # fragment
 _FAST_URL_RE = LazyRegex(_FAST_URL)
 
-
-def fast_absolute(url: str, base: str | None,
-                  charset: str | None) -> str | None | NoShortcut:
-    "The third tier: an absolute URL of the common shape, with no base or a valid one."
-    m = _FAST_URL_RE.fullmatch(url) if url.isascii() else None   # ASCII classes only
-    if m is None or (base is not None and base_record(base).parsed.invalid):
-        return NO_SHORTCUT
-    scheme_text, host_text, path, query, fragment = m.groups()
-    scheme = scheme_text.lower()                                                     # C2
-    if _no_shortcut_scheme(scheme):
-        return NO_SHORTCUT
-    host = canonicalize_host(host_text, scheme)                                      # C5
-    if host is None:
-        return None
-    canon_path = canonicalize_path(remove_dot_segments(path or ''), True, scheme)    # resolution, C7-C8
-    canon_path = protect_double_slash(canon_path, scheme, None, None, host, None)    # C10
-    canon_query = None if query is None else canonicalize_query(query, charset, True)   # C11
-    canon_fragment = None if fragment is None else canonicalize_fragment(fragment)
-    if (canon_path is path and canon_query is query and canon_fragment is fragment
-            and host == host_text and scheme == scheme_text):
-        return url                                               # every part unchanged: url is the answer
-    out = scheme + '://' + host + canon_path                                         # serialization
-    if canon_query is not None:
-        out += '?' + canon_query
-    if canon_fragment is not None:
-        out += '#' + canon_fragment
-    return out
-
 # %% ../nbs/13_shortcuts.ipynb 19
 _SCHEME_OR_AUTHORITY_RE = LazyRegex(r'[A-Za-z0-9+.\-]+:|[/\\]{2}')
 
@@ -302,9 +274,11 @@ def fast_relative(url: str, base: str | None, charset: str | None) -> str | NoSh
 
 # %% ../nbs/13_shortcuts.ipynb 24
 _AUTHORITY_URL = LazyRegex(                     # no nested repeat: one class a group
+    r'(?![Ff][Ii][Ll][Ee]:)'                    # `file` goes to the steps at once
     r'([A-Za-z0-9+.\-]{2,}):[/\\]{2}(?![/\\])'  # scheme, exactly two slash characters
     r'([^/\\?#]*)([^?#]*)'                      # authority, path
     r'(?:\?([^#]*))?(?:#(.*))?', re.DOTALL)     # query, fragment
+_LEFT_TO_THE_STEPS = NOT_HIERARCHICAL_SCHEMES | {'file'}
 
 
 def repaired_absolute(url: str, base: str | None,
@@ -315,9 +289,13 @@ def repaired_absolute(url: str, base: str | None,
         return NO_SHORTCUT
     scheme_text, authority, path, query, fragment = m.groups()
     scheme = scheme_text.lower()                                    # C2
-    if _no_shortcut_scheme(scheme):
+    if scheme in _LEFT_TO_THE_STEPS:            # `_no_shortcut_scheme`: two characters at least
         return NO_SHORTCUT
-    user, password, host, port = split_authority(authority)         # parsing 6
+    if '@' in authority or ':' in authority:
+        user, password, host, port = split_authority(authority)     # parsing 6
+    else:
+        user = password = port = None           # quick exit (see above): all host
+        host = authority
     host = canonicalize_host(host, scheme)                          # C5
     if host is None:
         return None
@@ -326,14 +304,16 @@ def repaired_absolute(url: str, base: str | None,
         if port is None:
             return None
         port = port or None
-    path = remove_dot_segments(path)                                # resolution
+    if '\\' in path or '/.' in path or '/%2' in path:               # else: no dot-segment
+        path = remove_dot_segments(path)                            # resolution
     path = canonicalize_path(path, True, scheme)                    # C7-C8
     out = scheme + '://'
     if user is not None or password is not None:
         user, password = canonicalize_userinfo(user, password)      # C3
         if user is not None or password is not None:
             out += (user or '') + ('' if password is None else ':' + password) + '@'
-    path = protect_double_slash(path, scheme, user, password, host, port)   # C10
+    if not host:                                                    # else: C10 changes nothing
+        path = protect_double_slash(path, scheme, user, password, host, port)   # C10
     out += (host if port is None else host + ':' + port) + path     # serialization
     if query is not None:
         out += '?' + canonicalize_query(query, charset, True)       # C11
@@ -356,5 +336,5 @@ def parsed_once(url: str, base: None,
     return serialize_parsed_url(canonicalize_checked(r, charset, THIS))
 
 # %% ../nbs/13_shortcuts.ipynb 31
-URL_TIERS = (unchanged_url, fast_absolute, repaired_absolute, parsed_once)
-LINK_TIERS = (clean_link, fast_absolute, fast_relative, repaired_absolute)
+URL_TIERS = (unchanged_url, repaired_absolute, parsed_once)
+LINK_TIERS = (clean_link, fast_relative, repaired_absolute)
