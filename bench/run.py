@@ -689,7 +689,7 @@ def untraced_package(dest: Path, name: str = 'weburl_nb_untraced', untrace: bool
     """A copy of `weburl_nb` in `dest`, named `name`, with every trace call taken out (`untrace`).
 
     The same source, rewritten on its syntax tree: `trace_for(...)` becomes `None`, and
-    `trace_for(...) is not OFF` (is anything recording?) becomes `False`, and
+    `trace_for(...) is not OFF` or `<x>trace is not OFF` (is anything recording?) becomes `False`, and
     `<x>.step(number, before, after)`, `<x>.note(number, value)` and `<x>.fail(number, reason, result,
     ...)` on a name ending in `trace` become `after`, `value` and `result`. What is left is the code a
     build without tracing would run. It is timed against a plain copy made the same way (`untrace=False`),
@@ -710,9 +710,12 @@ def untraced_package(dest: Path, name: str = 'weburl_nb_untraced', untrace: bool
     def is_trace_for(node) -> bool:
         return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == 'trace_for'
 
+    def is_trace(node) -> bool:                    # `trace_for(...)`, or a name holding a trace
+        return is_trace_for(node) or isinstance(node, ast.Name) and node.id.endswith('trace')
+
     class Untrace(ast.NodeTransformer):
-        def visit_Compare(self, node):             # `trace_for(...) is [not] OFF`: nothing records
-            if (is_trace_for(node.left) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Is, ast.IsNot))
+        def visit_Compare(self, node):             # `<trace> is [not] OFF`: nothing records
+            if (is_trace(node.left) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Is, ast.IsNot))
                     and isinstance(node.comparators[0], ast.Name) and node.comparators[0].id == 'OFF'):
                 return ast.copy_location(ast.Constant(isinstance(node.ops[0], ast.Is)), node)
             return self.generic_visit(node)

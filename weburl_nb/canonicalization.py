@@ -13,7 +13,7 @@ from .charclasses import DRIVE_SPEC_RE, check_type
 from .host import THIS, HostProfile, canonicalize_host, profile_for
 from .parsing import INVALID, ParsedURL
 from .resolution import decode_file_slashes, remove_dot_segments
-from .trace import register, trace_for
+from .trace import OFF, register, trace_for
 
 # %% auto 0
 __all__ = ['USERINFO_OCTETS', 'PATH_OCTETS', 'QUERY_OCTETS', 'OPAQUE_PATH_OCTETS', 'C1_OCTETS', 'FRAGMENT_OCTETS',
@@ -362,30 +362,40 @@ def unresolved_path(u: ParsedURL) -> str | None:
 def canonicalize_checked(u: ParsedURL, charset: str | None,
                          profile: HostProfile) -> ParsedURL:
     "`canonicalize_parsed_url`, for arguments already checked (`check_arguments`)."
+    scheme, user, password, host, port, path, query, fragment, invalid, hierarchical = u
     # C1: an invalid URL stays as it is.
-    if u.invalid:
+    if invalid:
         return u
     trace = trace_for('canon')
     # C2: the scheme, lowercased.
-    scheme = trace.step('C2', u.scheme, canonicalize_scheme(u.scheme))
+    canon = canonicalize_scheme(scheme)
+    if trace is not OFF:
+        trace.step('C2', scheme, canon)
+    scheme = canon
     # C3: user and password: empty parts dropped, the rest percent-encoded.
-    user, password = u.user, u.password
     if user is not None or password is not None:
         userinfo = canonicalize_userinfo(user, password)
-        user, password = trace.step('C3', (user, password), userinfo)
-    hierarchical = u.hierarchical or scheme == 'file'
-    host, port, path = u.host, u.port_string, u.path
+        if trace is not OFF:
+            trace.step('C3', (user, password), userinfo)
+        user, password = userinfo
+    is_file = scheme == 'file'
+    hierarchical = hierarchical or is_file
     for _ in range(_MAX_HOSTPATH_ROUNDS):
         original_host, original_path = host, path
         # C4 (HOSTPATH), `file:` only: drives, `localhost` and UNC slashes.
-        if scheme == 'file':
-            host, path = trace.step('C4', (host, path), canonicalize_file_hostpath(host, path))
+        if is_file:
+            hostpath = canonicalize_file_hostpath(host, path)
+            if trace is not OFF:
+                trace.step('C4', (host, path), hostpath)
+            host, path = hostpath
         # C5: the host through CanonicalizeHost; if that fails, so does the URL.
         if host is not None:
             canon = canonicalize_host(host, scheme, profile)
             if canon is None:
                 return trace.fail('C5', 'host-invalid', INVALID, host=host)
-            host = trace.step('C5', host, canon)
+            if trace is not OFF:
+                trace.step('C5', host, canon)
+            host = canon
         # C6: the port, without leading zeros or the default; any other port fails.
         if port is not None:
             canon = canonicalize_port(port, scheme)
@@ -393,22 +403,30 @@ def canonicalize_checked(u: ParsedURL, charset: str | None,
                 return trace.fail('C6', port_failure(port), INVALID, port=port)
             port = trace.step('C6', port, canon or None)
         # C7: a hierarchical URL's path starts with `/`.
-        path = trace.step('C7', path, root_path(path, hierarchical))
+        canon = root_path(path, hierarchical)
+        if trace is not OFF:
+            trace.step('C7', path, canon)
         # C8: unreserved escapes decoded, the rest percent-encoded.
-        path = trace.step('C8', path, encode_path(path, hierarchical, scheme))
+        path = encode_path(canon, hierarchical, scheme)
+        if trace is not OFF:
+            trace.step('C8', canon, path)
         # C9: a `file:` URL whose host or path changed goes round again (see above).
-        if scheme != 'file' or (host == original_host and path == original_path):
+        if not is_file or (host == original_host and path == original_path):
             break
         if host is not None and host.lower() == 'localhost':
             path = _skip_localhost_rounds(path, scheme, profile)
     # C10: a path starting with `//` protected by `/.`.
-    path = trace.step('C10', path, protect_double_slash(path, scheme, user, password, host, port))
+    canon = protect_double_slash(path, scheme, user, password, host, port)
+    if trace is not OFF:
+        trace.step('C10', path, canon)
+    path = canon
     # C11: the query in the document's encoding, the fragment's controls escaped.
-    query, fragment = trace.step('C11', (u.query, u.fragment),
-                                 (canonicalize_query(u.query, charset, hierarchical),
-                                  canonicalize_fragment(u.fragment)))
-    return ParsedURL(scheme, user, password, host, port, path, query, fragment, False,
-                     hierarchical)
+    canon_query = canonicalize_query(query, charset, hierarchical)
+    canon_fragment = canonicalize_fragment(fragment)
+    if trace is not OFF:
+        trace.step('C11', (query, fragment), (canon_query, canon_fragment))
+    return ParsedURL(scheme, user, password, host, port, path, canon_query, canon_fragment,
+                     False, hierarchical)
 
 
 def port_failure(port: str) -> str:

@@ -57,7 +57,9 @@ def pipeline(url: str, base: str | None = None, charset: str | None = None,
 def url_to_canon_url_steps(url: str, base: str | None = None, charset: str | None = None,
                            browser: str = 'this') -> str | None:
     "The full algorithms in order: parse `base` (default: `url`), resolve, canonicalize, serialize."
-    return pipeline(url, base, charset, browser, caller='url_to_canon_url_steps').result
+    url, base, charset, profile = check_arguments('url_to_canon_url_steps', url, base,
+                                                  charset, browser)
+    return _stages(url, base, charset, profile).result
 
 # %% ../nbs/07a_entry.ipynb 12
 def url_to_canon_url(url: str, base: str | None = None, charset: str | None = None,

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from .charclasses import (NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, LazyRegex, NamedTuple,
                                    check_type, preprocess, replace_noncharacters)
-from .trace import register, trace_for
+from .trace import OFF, register, trace_for
 
 # %% auto 0
 __all__ = ['COMPONENTS', 'INVALID', 'PARSE_THIS', 'PARSE_CHROME', 'PARSE_GECKO', 'PARSE_IE', 'ParsedURL', 'ParseProfile',
@@ -49,7 +49,7 @@ class ParsedURL(NamedTuple):
     def has_authority(self) -> bool:
         "True if `user`, `password`, `host` or `port` is present (maybe empty)."
         return not (self.host is None and self.user is None
-                    and self.password is None and self.port_string is None)
+                    and self.password is None and self[4] is None)       # self[4]: the port
 
     def __repr__(self) -> str:
         parts = [f'{k}={v!r}' for k, v in zip(COMPONENTS, self) if v is not None]
@@ -218,7 +218,10 @@ def parse_preprocessed(s: str, profile: ParseProfile = PARSE_THIS) -> ParsedURL:
         return trace.note('7', ParsedURL(scheme=scheme, path=rest))
     # Step 6: a slash after the colon makes the URL hierarchical.
     if rest[:1] in SLASH_CHARS and rest:
-        return trace.note('6', parse_hierarchical(scheme, rest, profile))
+        u = parse_hierarchical(scheme, rest, profile)
+        if trace is not OFF:                # the common branch: a report only if recorded
+            trace.note('6', u)
+        return u
     # Step 7: otherwise fragment and query split off, and the rest is the path.
     path, query, fragment = split_path_query_fragment(rest)
     return trace.note('7', ParsedURL(scheme=scheme, path=path, query=query, fragment=fragment))
@@ -241,15 +244,15 @@ def find_scheme(s: str) -> tuple[str | None, str]:
     m = _SCHEME_RE.match(s)
     if m is None:
         return None, s
-    return m.group(), s[m.end() + 1:]
+    scheme = m.group()
+    return scheme, s[len(scheme) + 1:]
 
 # %% ../nbs/01_parsing.ipynb 23
-_PQF_RE = LazyRegex(r'([^?#]*)(?:\?([^#]*))?(?:#(.*))?', re.DOTALL)
-
-
 def split_path_query_fragment(s: str) -> tuple[str, str | None, str | None]:
     "Split `s` at the first `?` and first `#` into `(path, query, fragment)`."
-    return _PQF_RE.fullmatch(s).groups()
+    s, hash_mark, fragment = s.partition('#')
+    path, question_mark, query = s.partition('?')
+    return path, query if question_mark else None, fragment if hash_mark else None
 
 # %% ../nbs/01_parsing.ipynb 26
 _HIER_RE = LazyRegex(r'([/\\]*)([^/\\?#]*)(.*)', re.DOTALL)
@@ -277,7 +280,7 @@ def parse_hierarchical(scheme: str, rest: str,
     else:                                                              # step 3
         remaining = rest
     path, query, fragment = split_path_query_fragment(remaining)
-    return ParsedURL(scheme, user, password, host, port, path, query, fragment, hierarchical=True)
+    return ParsedURL(scheme, user, password, host, port, path, query, fragment, False, True)
 
 # %% ../nbs/01_parsing.ipynb 28
 def split_authority(authority: str) -> tuple[str | None, str | None, str, str | None]:
@@ -305,7 +308,7 @@ def parse_drive_url(letter: str, rest: str) -> ParsedURL:
     "The steps to parse a drive URL (`c:\\dir\\file` -> `file:` with an empty host)."
     rest, query, fragment = split_path_query_fragment(rest)                      # step 1
     path = '/' + letter + ':' + ('' if rest[:1] in SLASH_CHARS and rest else '/') + rest   # step 2
-    return ParsedURL('file', host='', path=path, query=query, fragment=fragment, hierarchical=True)  # step 3
+    return ParsedURL('file', None, None, '', None, path, query, fragment, False, True)  # step 3
 
 # %% ../nbs/01_parsing.ipynb 40
 _FILE_RE = LazyRegex(r'([/\\]*)([^/\\]*)(.*)', re.DOTALL)
@@ -319,7 +322,7 @@ def parse_file_url(scheme: str, rest: str) -> ParsedURL:
         host, path = '', '/' + rest[3:]                     # step 1
     elif len(slashes) < 2:
         host, path = None, rest                             # step 3
-    return ParsedURL(scheme, host=host, path=path, query=query, fragment=fragment, hierarchical=True)
+    return ParsedURL(scheme, None, None, host, None, path, query, fragment, False, True)
 
 # %% ../nbs/01_parsing.ipynb 43
 _UNC_HOST_RE = LazyRegex(r'([^/\\]*)(.*)', re.DOTALL)   # step 3: host, then path
@@ -329,4 +332,4 @@ def parse_unc_path(s: str) -> ParsedURL:
     "The steps to parse a UNC path (`\\\\server\\share` -> `file://server/share`)."
     rest, query, fragment = split_path_query_fragment(s.lstrip('\\'))   # steps 1-2
     host, path = _UNC_HOST_RE.fullmatch(rest).groups()                  # step 3
-    return ParsedURL('file', host=host, path=path, query=query, fragment=fragment, hierarchical=True)
+    return ParsedURL('file', None, None, host, None, path, query, fragment, False, True)

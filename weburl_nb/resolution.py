@@ -9,7 +9,7 @@ from .charclasses import DRIVE_SPEC_RE, LazyRegex, check_type, preprocess
 from .parsing import (INVALID, PARSE_THIS, ParsedURL, ParseProfile, finish_step2,
                                parse_preprocessed,
                                parse_profile_for)
-from .trace import register, trace_for
+from .trace import OFF, register, trace_for
 
 # %% auto 0
 __all__ = ['remove_dot_segments', 'merge_path', 'decode_file_slashes', 'begins_with_drive_spec', 'settled_path',
@@ -194,9 +194,15 @@ def resolve_relative_url(r: ParsedURL, base: ParsedURL) -> ParsedURL:
     # Step 2: a reference with an authority keeps it; the base gives the scheme.
     if r.has_authority:
         if path is not None:                    # 2.2: its path loses its dot-segments
-            path = trace.step('2.2', path, _clean_path(path, is_file))
-        return trace.note('2', ParsedURL(scheme, r.user, r.password, r.host, r.port_string,
-                                         path, r.query, r.fragment, False, True))
+            cleaned = _clean_path(path, is_file)
+            if trace is not OFF:
+                trace.step('2.2', path, cleaned)
+            path = cleaned
+        completed = ParsedURL(scheme, r.user, r.password, r.host, r.port_string, path,
+                              r.query, r.fragment, False, True)
+        if trace is not OFF:
+            trace.note('2', completed)
+        return completed
     user, password, host, port = base.user, base.password, base.host, base.port_string
     # Step 3: an absolute path loses its dot-segments.
     if path and path[0] in '/\\':
@@ -256,7 +262,10 @@ def read_reference(s: str,
     trace = trace_for('resolve')
     late = profile.late_step2               # step 2 after parsing (see Parsing)
     # Step 5: preprocess the reference.
-    s = trace.step('5', s, preprocess(s, not late))
+    preprocessed = preprocess(s, not late)
+    if trace is not OFF:
+        trace.step('5', s, preprocessed)
+    s = preprocessed
     if s == '':
         return s, None
     # Step 7: parse it.
