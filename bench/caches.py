@@ -27,6 +27,7 @@ def caches() -> dict:
     out = {f'host ({p.name})': c for p, c in host._HOST_CACHES.values()}
     named = {'base: base_record': (shortcuts, 'base_record'),
              'base: _canonical_base': (shortcuts, '_canonical_base'),
+             'link: _link_shape': (shortcuts, '_link_shape'),
              'charset label -> encoding': (encoding, '_charset_encoding'),
              'encoding -> encoder': (encoding, 'encoder'),
              'nameprep: is_prohibited': (nameprep, 'is_prohibited'),

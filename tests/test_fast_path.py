@@ -144,3 +144,24 @@ def test_random_urls_of_the_second_tier_shapes():
                  rng.choice([None, "shift_jis", "windows-1252", "gb18030"])) for u in urls[:10000]]
     bad = _mismatches(triples)
     assert not bad, f"{len(bad)} mismatches, first: {bad[:3]}"
+
+
+def test_random_links_against_canonical_bases():
+    """20,000 random links on and near the clean shapes, those whose path needs percent-encoding
+    among them, each against two already-canonical bases: `_link_shape` caches a link's reading
+    across bases and charsets, so a link met again must still get the steps' answer."""
+    import random
+    rng = random.Random(18)
+    seg = ["a", "x.html", "{f}", "${f}", "|", "^", '"', "<b>", "`", "..", ".", ".a", "a.", "%7B", "%41",
+           "%2e", " ", "é", "\\", ":", "a:b", "1:x", ""]
+    tail = ["", "?", "?q={x}", "?a b", "?é", "#", "#f{}", "#é", "?q#f"]
+    heads = ["", "", "/", "../", "../../", "../../../../", "./", "//", "../.", "?", "#"]
+    bases = ["https://example.com/a/b/c.html?q#f", "http://h/", "https://ex.org/x/y/", "ws://h.example/a?b"]
+    triples = []
+    for _ in range(10000):
+        link = (rng.choice(heads) + "/".join(rng.choice(seg) for _ in range(rng.randint(0, 3)))
+                + rng.choice(tail))
+        for base in rng.sample(bases, 2):
+            triples.append((link, base, rng.choice([None, None, "euc-jp"])))
+    bad = _mismatches(triples)
+    assert not bad, f"{len(bad)} mismatches, first: {bad[:3]}"

@@ -12,7 +12,7 @@ from .canonicalization import canonicalize_fragment, canonicalize_parsed_url, ca
 from .canonicalization import canonicalize_query, canonicalize_scheme, protect_double_slash
 from .canonicalization import canonicalize_checked, canonicalize_port, canonicalize_userinfo
 from .canonicalization import FRAGMENT_OCTETS, PATH_OCTETS, QUERY_OCTETS, EncodeSet
-from .canonicalization import UNRESERVED_ESCAPES, escape_alternatives
+from .canonicalization import UNRESERVED_ESCAPES, escape_alternatives, percent_encode
 from .charclasses import NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, LazyRegex, NamedTuple
 from .charclasses import preprocess
 from .host import THIS, canonicalize_host
@@ -21,9 +21,9 @@ from .resolution import merge_path, remove_dot_segments, settled_path, resolve_r
 from .serialization import serialize_parsed_url
 
 # %% auto 0
-__all__ = ['NO_SHORTCUT', 'PATH_CHAR', 'QUERY_CHAR', 'FRAGMENT_CHAR', 'URL_TIERS', 'LINK_TIERS', 'NoShortcut', 'char_class',
-           'canonical_url_pattern', 'already_canonical', 'unchanged_url', 'CanonicalBase', 'clean_link', 'BaseRecord',
-           'base_record', 'fast_relative', 'repaired_absolute', 'parsed_once']
+__all__ = ['NO_SHORTCUT', 'PATH_CHAR', 'QUERY_CHAR', 'FRAGMENT_CHAR', 'LINK_PATH_CHAR', 'URL_TIERS', 'LINK_TIERS', 'NoShortcut',
+           'char_class', 'canonical_url_pattern', 'already_canonical', 'unchanged_url', 'CanonicalBase', 'LinkShape',
+           'clean_link', 'BaseRecord', 'base_record', 'fast_relative', 'repaired_absolute', 'parsed_once']
 
 # %% ../nbs/13_shortcuts.ipynb 5
 class NoShortcut:
@@ -108,6 +108,7 @@ class CanonicalBase(NamedTuple):
     through_path: str       # the base up to the end of its path
     through_query: str      # the base up to the end of its query
     path: str
+    directory: str          # the base up to the last `/` of its path
 
 
 @lru_cache(maxsize=512)
@@ -117,7 +118,8 @@ def _canonical_base(base: str) -> CanonicalBase | None:
     if m is None or '/.' in base or '..' in base:
         return None
     p, q = m.end(1), m.end(2)
-    return CanonicalBase(base[:p], base[:q], base[:m.end(3)], base[p:q])
+    return CanonicalBase(base[:p], base[:q], base[:m.end(3)], base[p:q],
+                         base[:base.rfind('/', p, q) + 1])
 
 
 # `../` repeated: from a `../` up to the first `/` with no `../` after it (see above).
@@ -132,29 +134,82 @@ _CLEAN_LINK = '|'.join([
 _CLEAN_LINK_RE = LazyRegex(_CLEAN_LINK)
 
 
+class LinkShape(NamedTuple):
+    "What a link of a clean shape contributes, whatever its base: see `clean_link`."
+    kind: str               # 'fragment', 'query', 'rooted', 'relative' or 'absolute'
+    steps: int              # its `../` steps (kind 4)
+    text: str               # what follows the base's part in the answer
+
+
+def _clean_shape(url: str) -> LinkShape | None:
+    "The `LinkShape` of `url` when it is of one of the five clean kinds, else `None`."
+    m = _CLEAN_LINK_RE.fullmatch(url)
+    if m is None:
+        return None
+    kind = m.lastgroup
+    if kind == 'relative':                                                  # 4
+        up = m.end(4)                                   # the end of the `../` steps
+        return None if url.find('/.', up) >= 0 else LinkShape(kind, up // 3, url[up:])
+    if kind == 'fragment' or kind == 'query':                               # 1, 2
+        return LinkShape(kind, 0, url)
+    if '/.' in url or (kind == 'absolute' and '..' in url):                 # 3, 5
+        return None
+    return LinkShape(kind, 0, url)
+
+
+# %% ../nbs/13_shortcuts.ipynb 16
+LINK_PATH_CHAR = char_class(lambda c: c not in '%?#\\')      # printable ASCII, `/` too
+_ENCODED_LINK = (f'(?:(/)(?!/)'                             # rooted,
+                 f'|({_UP_STEPS})(?![./])'                  # `../` steps,
+                 f'|(?![./?#]|\\Z)(?![A-Za-z0-9+.\\-]*:))'    # or none, with no scheme
+                 f'({LINK_PATH_CHAR}*+){_TAIL}')            # the path, query, fragment
+_ENCODED_LINK_RE = LazyRegex(_ENCODED_LINK)
+
+
+def _encoded_shape(url: str) -> LinkShape | None:
+    "The `LinkShape` of `url` when it is of kind 3 or 4 but for characters to encode."
+    m = _ENCODED_LINK_RE.fullmatch(url)
+    if m is None:
+        return None
+    start, end = m.span(3)                      # the path after `/` or the steps
+    rooted = m.start(1) == 0
+    if url.find('/.', 0 if rooted else start, end) >= 0:
+        return None
+    text = percent_encode(url[start:end], None, PATH_OCTETS) + url[end:]   # C8
+    if rooted:
+        return LinkShape('rooted', 0, '/' + text)
+    return LinkShape('relative', start // 3, text)
+
+
+# %% ../nbs/13_shortcuts.ipynb 19
+@lru_cache(maxsize=1024)
+def _link_shape(url: str) -> LinkShape | None:
+    "The `LinkShape` of `url` (a clean kind, encoded or not), else `None`; cached."
+    shape = _clean_shape(url)
+    return shape if shape is not None else _encoded_shape(url)
+
+
 def clean_link(url: str, base: str, charset: str | None) -> str | NoShortcut:
     "The second tier: link `url` of a clean shape against an already-canonical `base`."
     b = _canonical_base(base)
-    m = None if b is None else _CLEAN_LINK_RE.fullmatch(url)
-    if m is None:
+    shape = None if b is None else _link_shape(url)
+    if shape is None:
         return NO_SHORTCUT
-    kind = m.lastgroup
+    kind, steps, text = shape
     if kind == 'relative':                                                  # 4: step 6
-        up = m.end(4)                                   # the end of the `../` steps
-        if url.find('/.', up) >= 0:
-            return NO_SHORTCUT
-        return b.origin + b.path.rsplit('/', up // 3 + 1)[0] + '/' + url[up:]
+        if not steps:
+            return b.directory + text                   # no step: the base's directory
+        return b.origin + b.path.rsplit('/', steps + 1)[0] + '/' + text
     if kind == 'fragment':                                                  # 1: step 5
-        return b.through_query + url
+        return b.through_query + text
     if kind == 'query':                                                     # 2: step 4
-        return b.through_path + url
-    if '/.' in url:
-        return NO_SHORTCUT
+        return b.through_path + text
     if kind == 'rooted':                                                    # 3: step 3
-        return b.origin + url
-    return url if '..' not in url else NO_SHORTCUT                      # 5: steps 9-10
+        return b.origin + text
+    return text                                                         # 5: steps 9-10
 
-# %% ../nbs/13_shortcuts.ipynb 16
+
+# %% ../nbs/13_shortcuts.ipynb 23
 _FAST_URL = (                                               # classes as printable-ASCII ranges (see above)
     r'([A-Za-z0-9+.\-]+)://'                                   # scheme
     r'([!"$-.0-9;->A-\[\]-~]+)'                                # host: no / \ ? # @ : (no user-info, no port)
@@ -163,7 +218,7 @@ _FAST_URL = (                                               # classes as printab
     r'(?:#([!-~]*))?')                                          # fragment
 _FAST_URL_RE = LazyRegex(_FAST_URL)
 
-# %% ../nbs/13_shortcuts.ipynb 19
+# %% ../nbs/13_shortcuts.ipynb 26
 _SCHEME_OR_AUTHORITY_RE = LazyRegex(r'[A-Za-z0-9+.\-]+:|[/\\]{2}')
 
 
@@ -272,7 +327,7 @@ def fast_relative(url: str, base: str | None, charset: str | None) -> str | NoSh
         out += '#' + canonicalize_fragment(fragment)
     return out
 
-# %% ../nbs/13_shortcuts.ipynb 24
+# %% ../nbs/13_shortcuts.ipynb 31
 _AUTHORITY_URL = LazyRegex(                     # no nested repeat: one class a group
     r'(?![Ff][Ii][Ll][Ee]:)'                    # `file` goes to the steps at once
     r'([A-Za-z0-9+.\-]{2,}):[/\\]{2}(?![/\\])'  # scheme, exactly two slash characters
@@ -321,7 +376,7 @@ def repaired_absolute(url: str, base: str | None,
         out += '#' + canonicalize_fragment(fragment)
     return out
 
-# %% ../nbs/13_shortcuts.ipynb 28
+# %% ../nbs/13_shortcuts.ipynb 35
 def parsed_once(url: str, base: None,
                 charset: str | None) -> str | None | NoShortcut:
     "The last tier without a base: the steps, the URL parsed once (base and reference)."
@@ -335,6 +390,6 @@ def parsed_once(url: str, base: None,
         r = resolve_relative_url(r, r)                          # resolution step 9
     return serialize_parsed_url(canonicalize_checked(r, charset, THIS))
 
-# %% ../nbs/13_shortcuts.ipynb 31
+# %% ../nbs/13_shortcuts.ipynb 38
 URL_TIERS = (unchanged_url, repaired_absolute, parsed_once)
 LINK_TIERS = (clean_link, fast_relative, repaired_absolute)
