@@ -6,8 +6,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
-from .encoding import encoder, encoder_for
+from .encoding import by_character, encoder, encoder_for
 from .charclasses import DIGIT, NOT_HIERARCHICAL_SCHEMES, UNRESERVED, LazyRegex
 from .charclasses import DRIVE_SPEC_RE, check_type
 from .host import THIS, HostProfile, canonicalize_host, profile_for
@@ -24,20 +25,12 @@ __all__ = ['USERINFO_OCTETS', 'PATH_OCTETS', 'QUERY_OCTETS', 'OPAQUE_PATH_OCTETS
            'canonicalize_parsed_url', 'unresolved_path', 'canonicalize_checked', 'port_failure']
 
 # %% ../nbs/06_canonicalization.ipynb 7
-def _escape_run(m: re.Match) -> bytes:
-    "Step 7 for a run of bytes of the set: `%` and two uppercase hex digits each."
-    return b'%' + m.group().hex('%').upper().encode('ascii')
+def _escape_bytes(data: bytes, octets: 'EncodeSet') -> str:
+    "Step 7: each byte of `data` in the set escaped, the others kept, read as Latin-1."
+    return data.decode('latin-1').translate(octets.escapes)
 
 
-_ESCAPE_BLOCK = 8192            # bytes escaped per round: bounds the pieces `re.sub` keeps
-
-
-def _escape_runs(data: bytes, octets: 'EncodeSet') -> str:
-    "Step 7: every byte of `data` in the set escaped, the string read as Latin-1."
-    if len(data) <= _ESCAPE_BLOCK:
-        return octets.runs.sub(_escape_run, data).decode('latin-1')
-    return ''.join([octets.runs.sub(_escape_run, data[i:i + _ESCAPE_BLOCK]).decode('latin-1')
-                    for i in range(0, len(data), _ESCAPE_BLOCK)])
+_NOT_ASCII = '\x80-\ud7ff\ue000-\U0010ffff'    # all but ASCII and lone surrogates
 
 
 class EncodeSet:
@@ -48,8 +41,15 @@ class EncodeSet:
         safe = ''.join([chr(b) for b in range(0x80) if b not in self.octets])
         self.all_safe = LazyRegex(f'[{re.escape(safe)}]*' if safe else '')
         self.leaves_ascii = self.octets >= {0x1B, *range(0x80, 0x100)}   # see step 8
-        self.runs = LazyRegex(b'[' + re.escape(bytes(sorted(self.octets))) + b']+'
-                              if self.octets else b'(?!)')          # see step 7
+        self.escapes = tuple([f'%{b:02X}' if b in self.octets else chr(b)
+                              for b in range(256)])
+        # the route a run at a time (see below)
+        self.ascii_escapes = {chr(b): self.escapes[b] for b in self.octets if b < 0x80}
+        high = len(self.octets) - len(self.ascii_escapes)       # octets 0x80-0xFF
+        self.by_runs = high in (0, 0x80)
+        kept = re.escape(safe) + ('' if high else _NOT_ASCII)
+        self.pieces = LazyRegex(f'([{kept}]*)([^{kept}]*)' if kept else r'()([\s\S]*)')
+        self.char_escapes = {}                                 # encoder -> escapes
 
     @classmethod
     def all_except(cls, safe: str) -> 'EncodeSet':
@@ -59,24 +59,63 @@ class EncodeSet:
     def __repr__(self):
         return f'EncodeSet({len(self.octets)} octets)'
 
+# %% ../nbs/06_canonicalization.ipynb 9
+_CHAR_ESCAPES_MAX = 4096        # characters kept per encoder and set
+
+
+class _CharEscapes(dict):
+    "Steps 5-7 for one character at a time, kept: code point -> its escapes."
+
+    def __init__(self, encode: Callable[[str], bytes], octets: EncodeSet):
+        super().__init__()
+        self.encode, self.octets = encode, octets
+
+    def __missing__(self, cp: int) -> str:
+        if len(self) >= _CHAR_ESCAPES_MAX:
+            self.clear()
+        out = self[cp] = _escape_bytes(self.encode(chr(cp)), self.octets)
+        return out
+
 
 _UTF8 = encoder('UTF-8')
+_ESCAPE_BLOCK = 8192            # characters at once: bounds the pieces `findall` holds
 
 
+def _escape_by_runs(s: str, encode: Callable[[str], bytes], octets: EncodeSet) -> str:
+    "Steps 5-8 of `s` by kept pieces and runs (`encode` by character, `by_runs`)."
+    one, pairs = octets.ascii_escapes, octets.pieces.findall(s)
+    if encode is not _UTF8:
+        chars = octets.char_escapes.get(encode)
+        if chars is None:
+            chars = octets.char_escapes[encode] = _CharEscapes(encode, octets)
+        return ''.join([k + (one.get(r) or r.translate(chars)) if r else k
+                        for k, r in pairs])
+    try:
+        return ''.join([k + (one.get(r) or '%' + r.encode().hex('%').upper())
+                        if r else k for k, r in pairs])
+    except UnicodeEncodeError:                  # a lone surrogate: step 5 makes it `?`
+        return ''.join([k + _escape_bytes(encode(r), octets) for k, r in pairs])
+
+# %% ../nbs/06_canonicalization.ipynb 11
 def percent_encode(s: str, encoding: str | None, octets: EncodeSet) -> str:
     "The steps to percent-encode a string: encode `s` in `encoding`, escape the `octets`, decode again."
     if octets.all_safe.fullmatch(s) is not None:
         return s
-    encode = _UTF8 if encoding is None else encoder_for(encoding)           # step 3
-    escaped = _escape_runs(encode(s), octets)                              # steps 5-7
-    if escaped.isascii() and (octets.leaves_ascii or encode is _UTF8):
-        return escaped                                                      # step 8: same
-    if encode is not _UTF8:                                 # departure: no legacy decoders
+    encode = _UTF8 if encoding is None else encoder_for(encoding)   # step 3
+    if encode is not _UTF8 and not octets.leaves_ascii:   # departure: no legacy decoders
         raise ValueError(f'percent_encode in {encoding!r} needs a set escaping '
                          'bytes 0x80-0xFF and ESC')
-    return escaped.encode('latin-1').decode('utf-8', 'replace')             # step 8
+    if octets.by_runs and by_character(encode):                     # steps 5-8 by runs
+        if len(s) <= _ESCAPE_BLOCK:
+            return _escape_by_runs(s, encode, octets)
+        return ''.join([_escape_by_runs(s[i:i + _ESCAPE_BLOCK], encode, octets)
+                        for i in range(0, len(s), _ESCAPE_BLOCK)])
+    escaped = _escape_bytes(encode(s), octets)                      # steps 5-7
+    if escaped.isascii():
+        return escaped                                          # step 8: same
+    return escaped.encode('latin-1').decode('utf-8', 'replace')     # step 8
 
-# %% ../nbs/06_canonicalization.ipynb 10
+# %% ../nbs/06_canonicalization.ipynb 14
 USERINFO_OCTETS = EncodeSet.all_except(UNRESERVED + "!$%&'()*+,")
 PATH_OCTETS = EncodeSet.all_except(UNRESERVED + "!#$%&'()*+,/:;=@[]")
 # departure: `?` in queries
@@ -86,16 +125,16 @@ C1_OCTETS = EncodeSet(range(0x80, 0x100))
 FRAGMENT_OCTETS = EncodeSet([*range(0x20), 0x7F])
 _C1_RE = LazyRegex('[\x80-\x9f]')
 
-# %% ../nbs/06_canonicalization.ipynb 13
+# %% ../nbs/06_canonicalization.ipynb 18
 DEFAULT_PORTS = {'ftp': 21, 'gopher': 70, 'http': 80, 'https': 443, 'telnet': 23, 'tn3270': 23,
                  'rlogin': 513, 'ws': 80, 'wss': 443}
 
-# %% ../nbs/06_canonicalization.ipynb 15
+# %% ../nbs/06_canonicalization.ipynb 20
 def canonicalize_scheme(scheme: str | None) -> str | None:
     "C2: lowercase the ASCII letters of the scheme."
     return scheme.lower() if scheme is not None and scheme.isascii() else scheme
 
-# %% ../nbs/06_canonicalization.ipynb 17
+# %% ../nbs/06_canonicalization.ipynb 22
 def canonicalize_userinfo(user: str | None, password: str | None) -> tuple[str | None, str | None]:
     "C3: drop an empty password, then an empty lone user; percent-encode both."
     if user is None and password is None:
@@ -110,7 +149,7 @@ def canonicalize_userinfo(user: str | None, password: str | None) -> tuple[str |
         password = percent_encode(password, None, USERINFO_OCTETS)
     return user, password
 
-# %% ../nbs/06_canonicalization.ipynb 20
+# %% ../nbs/06_canonicalization.ipynb 25
 _SLASHES3_RE = LazyRegex(r'[/\\]{3,}([^/\\]*)')
 _PATH_DRIVE_RE = LazyRegex(r'[/\\]?' + DRIVE_SPEC_RE.pattern + r'(?:[/\\]|$)')
 
@@ -138,7 +177,7 @@ def canonicalize_file_hostpath(host: str | None, path: str | None) -> tuple[str,
                 host = ''
     return host, path
 
-# %% ../nbs/06_canonicalization.ipynb 23
+# %% ../nbs/06_canonicalization.ipynb 28
 _DIGITS_RE = LazyRegex('[0-9]+')
 
 
@@ -156,7 +195,7 @@ def canonicalize_port(port: str, scheme: str | None) -> str | None:
         return ''
     return str(p) if p <= 65535 else None
 
-# %% ../nbs/06_canonicalization.ipynb 26
+# %% ../nbs/06_canonicalization.ipynb 31
 _DECODE_BLOCK = 8192
 # '7E', '7e', ... -> '~': the escapes of each unreserved character, in either case
 UNRESERVED_ESCAPES = {a + b: c for c in UNRESERVED for code in [f'{ord(c):02X}']
@@ -275,7 +314,7 @@ def _settled(path: str, hierarchical: bool, scheme: str | None) -> bool:
             path = again
     return read_path_again(path, hierarchical, scheme) == path
 
-# %% ../nbs/06_canonicalization.ipynb 33
+# %% ../nbs/06_canonicalization.ipynb 38
 def protect_double_slash(path: str | None, scheme: str | None, user, password, host, port) -> str | None:
     "C10: prefix `/.` to a path starting with `//` that would otherwise serialize as an authority."
     if (path is not None and path.startswith('//') and scheme not in NOT_HIERARCHICAL_SCHEMES
@@ -283,7 +322,7 @@ def protect_double_slash(path: str | None, scheme: str | None, user, password, h
         return '/.' + path
     return path
 
-# %% ../nbs/06_canonicalization.ipynb 36
+# %% ../nbs/06_canonicalization.ipynb 41
 def canonicalize_query(query: str | None, encoding: str | None, hierarchical: bool) -> str | None:
     "C11: percent-encode the query in the document's encoding (UTF-8 for URLs without hierarchy)."
     if query is None:
@@ -299,7 +338,7 @@ def canonicalize_fragment(fragment: str | None) -> str | None:
         fragment = _C1_RE.sub(lambda m: percent_encode(m.group(), None, C1_OCTETS), fragment)
     return percent_encode(fragment, None, FRAGMENT_OCTETS)
 
-# %% ../nbs/06_canonicalization.ipynb 39
+# %% ../nbs/06_canonicalization.ipynb 44
 def check_options(func: str, charset, browser) -> tuple[str | None, HostProfile]:
     "`charset` and the profile named `browser`, checked for function `func`."
     charset = check_type(func, 'charset', charset, str, optional=True)
@@ -318,7 +357,7 @@ def check_arguments(func: str, url, base, charset,
     base = check_type(func, 'base', base, str, optional=True)
     return (url, base, *check_options(func, charset, browser))
 
-# %% ../nbs/06_canonicalization.ipynb 42
+# %% ../nbs/06_canonicalization.ipynb 47
 _MAX_HOSTPATH_ROUNDS = 16
 
 
@@ -433,7 +472,7 @@ def port_failure(port: str) -> str:
     "Why C6 fails for `port`: `port-out-of-range` if digits, else `port-not-digits`."
     return 'port-out-of-range' if _DIGITS_RE.fullmatch(port) else 'port-not-digits'
 
-# %% ../nbs/06_canonicalization.ipynb 44
+# %% ../nbs/06_canonicalization.ipynb 49
 register('canon', 'Canonicalization', 'canonicalization', {
     'C2': 'scheme lowercased',
     'C3': 'user-info: empty parts dropped, the rest percent-encoded',

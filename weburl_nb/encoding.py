@@ -18,9 +18,10 @@ if TYPE_CHECKING:
 
 # %% auto 0
 __all__ = ['DATA_FILE', 'ASCII_WHITESPACE', 'ASCII', 'BIG5_LAST_POINTER', 'GB18030_ENCODE_ONLY', 'NOT_ASCII_COMPATIBLE', 'index',
-           'labels', 'get_encoding', 'index_pointers', 'table_encoder', 'single_byte_table', 'x_user_defined_table',
-           'shift_jis_table', 'euc_jp_table', 'iso_2022_jp_table', 'iso_2022_jp_encoder', 'euc_kr_table', 'big5_table',
-           'gb18030_table', 'gb18030_four_bytes', 'encoder', 'charset_encoding', 'encoder_for']
+           'labels', 'get_encoding', 'index_pointers', 'by_character', 'table_encoder', 'single_byte_table',
+           'x_user_defined_table', 'shift_jis_table', 'euc_jp_table', 'iso_2022_jp_table', 'iso_2022_jp_encoder',
+           'euc_kr_table', 'big5_table', 'gb18030_table', 'gb18030_four_bytes', 'encoder', 'charset_encoding',
+           'encoder_for']
 
 # %% ../nbs/05a_encodings.ipynb 5
 DATA_FILE = 'whatwg_encoding.zip'
@@ -74,6 +75,12 @@ def index_pointers(name: str, skip: range = range(0)) -> dict[int, int]:
 
 # %% ../nbs/05a_encodings.ipynb 14
 ASCII = {c: bytes([c]) for c in range(0x80)}
+_BY_CHARACTER = set()          # the encoders that write each character on its own
+
+
+def by_character(encode: Callable[[str], bytes]) -> bool:
+    "Does `encode` write each character on its own, and an ASCII character as its byte?"
+    return encode in _BY_CHARACTER
 
 
 def table_encoder(table: dict[int, bytes], errors: str = 'replace') -> Callable:
@@ -87,7 +94,11 @@ def table_encoder(table: dict[int, bytes], errors: str = 'replace') -> Callable:
     # The registry keeps the handler for good, so its id names it in this process alone.
     name = f'weburl_nb.table-{id(other_run):x}'
     codecs.register_error(name, other_run)
-    return lambda s: s.encode('ascii', name)
+
+    def encode(s: str) -> bytes:
+        return s.encode('ascii', name)
+    _BY_CHARACTER.add(encode)
+    return encode
 
 # %% ../nbs/05a_encodings.ipynb 17
 def single_byte_table(name: str) -> dict[int, bytes]:
@@ -271,6 +282,9 @@ codecs.register_error('weburl_nb.gb18030', _four_byte_handler)
 # %% ../nbs/05a_encodings.ipynb 42
 def _encode_utf8(s: str) -> bytes:
     return s.encode('utf-8', 'replace')
+
+
+_BY_CHARACTER.add(_encode_utf8)
 
 
 _TABLES = {'Shift_JIS': shift_jis_table, 'EUC-JP': euc_jp_table, 'EUC-KR': euc_kr_table,
