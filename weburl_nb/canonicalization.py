@@ -161,12 +161,12 @@ def _drive_letter(spec: str) -> str:
 
 def canonicalize_file_hostpath(host: str | None, path: str | None) -> tuple[str, str | None]:
     "C4 (HOSTPATH) for `file:` URLs: drive hosts, `localhost`, UNC slashes and drive letters."
-    if host is not None and DRIVE_SPEC_RE.fullmatch(host):
+    if host and DRIVE_SPEC_RE.fullmatch(host):
         lead = '' if path and path[0] in '/\\' else '/'
         return '', '/' + host + lead + (path or '')
     if host is None or host.lower() == 'localhost':
         host = ''
-    if path is not None:
+    if path:                                # an empty path has no slashes and no drive
         m = _SLASHES3_RE.match(path) if host == '' else None
         if m:
             host, path = m.group(1), path[m.end():]
@@ -440,7 +440,10 @@ def canonicalize_checked(u: ParsedURL, charset: str | None,
             canon = canonicalize_port(port, scheme)
             if canon is None:
                 return trace.fail('C6', port_failure(port), INVALID, port=port)
-            port = trace.step('C6', port, canon or None)
+            canon = canon or None
+            if trace is not OFF:
+                trace.step('C6', port, canon)
+            port = canon
         # C7: a hierarchical URL's path starts with `/`.
         canon = root_path(path, hierarchical)
         if trace is not OFF:

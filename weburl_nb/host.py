@@ -613,7 +613,7 @@ _CANONICAL_NAME = LazyRegex(r'(?!\.|[a-z0-9_~.-]*\.\.)(?:[a-z0-9_~.-]*\.)?'
 def canonicalize_host(s: str, scheme: str | None = None,
                       profile: HostProfile = THIS) -> str | None:
     "CanonicalizeHost of `s` (in a URL of `scheme`) as `profile` does it; `None`: fail."
-    if profile is THIS and _CANONICAL_NAME.fullmatch(s):
-        # Already canonical (THIS only; see above).
+    if profile is THIS and (not s or _CANONICAL_NAME.fullmatch(s)):
+        # Already canonical (THIS only; see above), or empty: the steps give '' for ''.
         return s
     return cached_host_steps(s, scheme, profile)

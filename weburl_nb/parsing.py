@@ -199,18 +199,27 @@ def parse_preprocessed(s: str, profile: ParseProfile = PARSE_THIS) -> ParsedURL:
     trace = trace_for('parse')
     # Step 2: two or more backslashes start a UNC path.
     if s.startswith('\\\\'):
-        return trace.note('2', parse_unc_path(s))
+        u = parse_unc_path(s)
+        if trace is not OFF:
+            trace.note('2', u)
+        return u
     # Step 3: find the scheme; without one, the URL is relative.
     scheme, rest = find_scheme(s)
     if scheme is None:
         return trace.note('3', ParsedURL(path=s, invalid=True, hierarchical=True))
     # Step 4: a scheme of one letter is a Windows drive.
     if len(scheme) == 1 and scheme.isalpha():
-        return trace.note('4', parse_drive_url(scheme, rest))
+        u = parse_drive_url(scheme, rest)
+        if trace is not OFF:
+            trace.note('4', u)
+        return u
     # Step 5: `file` and `mailto` have steps of their own.
     lower = scheme.lower()
     if lower == 'file':
-        return trace.note('5', parse_file_url(scheme, rest))
+        u = parse_file_url(scheme, rest)
+        if trace is not OFF:
+            trace.note('5', u)
+        return u
     if lower == 'mailto':
         return trace.note('5', parse_mailto_url(scheme, rest))
     # Step 7, for the never-hierarchical schemes: the rest is the path (see the note).
@@ -219,7 +228,7 @@ def parse_preprocessed(s: str, profile: ParseProfile = PARSE_THIS) -> ParsedURL:
     # Step 6: a slash after the colon makes the URL hierarchical.
     if rest[:1] in SLASH_CHARS and rest:
         u = parse_hierarchical(scheme, rest, profile)
-        if trace is not OFF:                # the common branch: a report only if recorded
+        if trace is not OFF:
             trace.note('6', u)
         return u
     # Step 7: otherwise fragment and query split off, and the rest is the path.

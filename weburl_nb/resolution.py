@@ -276,17 +276,21 @@ def read_reference(s: str,
 def resolve_checked(s: str, base: ParsedURL, profile: ParseProfile = PARSE_THIS,
                     read: tuple[str, ParsedURL | None] | None = None) -> ParsedURL:
     "`resolve_url`, arguments checked; `read`: `read_reference(s, profile)`, if done."
-    trace = trace_for('resolve')
+    # The trace is looked up in the branches that report (the common one, to step 9's
+    # resolve_relative_url, reports nothing here).
     # Step 4: an invalid base makes the URL invalid.
     if base.invalid:
+        trace = trace_for('resolve')
         return trace.fail('4', 'base-invalid', INVALID)
     # Steps 5 and 7: preprocess and parse the reference (unless the caller has).
     s, r = read_reference(s, profile) if read is None else read
     # Step 6: an empty reference gives the base without its fragment.
     if r is None:
+        trace = trace_for('resolve')
         return trace.note('6', _without_fragment(base))
     # Step 8: without a scheme, it takes the base's and is resolved as relative.
     if r.invalid:
+        trace = trace_for('resolve')
         if not base.hierarchical:
             return trace.fail('8', 'base-not-hierarchical', INVALID, scheme=base.scheme)
         as_absolute = trace.note('8', (base.scheme or '') + ':' + s)
@@ -298,10 +302,12 @@ def resolve_checked(s: str, base: ParsedURL, profile: ParseProfile = PARSE_THIS,
     same_scheme = base.scheme is not None and r.scheme.lower() == base.scheme.lower()
     if base.hierarchical and same_scheme:
         if not r.has_authority and not r.path and r.query is None and r.fragment is None:
+            trace = trace_for('resolve')
             return trace.note('9', _without_fragment(base))
         return resolve_relative_url(r, base)
     # Step 10: an absolute URL, its path without dot-segments.
     if r.hierarchical and r.path is not None:
+        trace = trace_for('resolve')
         path = trace.step('10', r.path, _clean_path(r.path, r.scheme.lower() == 'file'))
         if path != r.path:
             r = r._replace(path=path)
