@@ -69,15 +69,18 @@ def _pop_settled(done: list) -> None:
 
 def _remove_dot_segments_rooted(path: str) -> str:
     "The machine for a `path` that starts with `/`: a stack of segments (see above)."
-    if _DOT_SEGMENT_RE.search(path) is None:
+    m = _DOT_SEGMENT_RE.search(path)
+    if m is None:
         return path                                                 # E only
+    start, n = m.start(), len(path)          # E for every segment before the first dot-segment:
     done: list = []                  # [text, end]: settled output of earlier rounds, text[:end] kept
-    start, n = 0, len(path)
-    while start < n:
+    if start > _BLOCK:
+        done.append([path[:start], None])                           # settled at once
+    out = path[1:start].split('/') if 0 < start <= _BLOCK else []
+    while True:
         cut = path.find('/', start + _BLOCK)
         if cut < 0:
             cut = n
-        out: list[str] = []
         for seg in path[start + 1:cut].split('/'):
             if seg in _DOTS:                                        # B
                 continue
@@ -88,16 +91,18 @@ def _remove_dot_segments_rooted(path: str) -> str:
                     _pop_settled(done)
                 continue
             out.append(seg)                                         # E
+        if cut == n:
+            break
         if out:
             done.append(['/' + '/'.join(out), None])
+            out = []
         start = cut
-    if len(done) == 1 and done[0][1] is None:
-        result = done[0][0]                                         # the usual case: one round
-    else:
-        result = ''.join(text if end is None else text[:end] for text, end in done)
-    if seg in _DOTS or seg in _DOTDOTS:                             # the path's last segment
-        result += '/'                                               # the '/' B or C leaves at the end
-    return result
+    if seg in _DOTS or seg in _DOTDOTS:                             # the path's last segment:
+        out.append('')                                              # the '/' B or C leaves at the end
+    last = '/' + '/'.join(out) if out else ''
+    if not done:
+        return last                                                 # the usual case: one round
+    return ''.join([text if end is None else text[:end] for text, end in done]) + last
 
 
 def remove_dot_segments(path: str) -> str:

@@ -97,8 +97,8 @@ def already_canonical(url: str) -> bool:
 
 def unchanged_url(url: str, base: None, charset: str | None) -> str | NoShortcut:
     "The first tier: `url` itself, when it has the already-canonical shape (no base)."
-    if (not url.isascii() or _CANONICAL_URL_RE.fullmatch(url) is None
-            or '/.' in url or '..' in url):
+    if (not url.isascii() or '/.' in url or '..' in url
+            or _CANONICAL_URL_RE.fullmatch(url) is None):
         return NO_SHORTCUT          # `already_canonical`, inlined: the hot path (see above)
     return url
 
