@@ -165,3 +165,25 @@ def test_random_links_against_canonical_bases():
             triples.append((link, base, rng.choice([None, None, "euc-jp"])))
     bad = _mismatches(triples)
     assert not bad, f"{len(bad)} mismatches, first: {bad[:3]}"
+
+
+def test_host_addresses_from_the_cache():
+    """THIS's host cache reads a plainly written address with steps 25 and 27 on a miss: random IPv4
+    numbers and IPv6 groups, in and out of range, give the steps' answer on the miss and on the hit,
+    and a `Recording` still sees the steps."""
+    import random
+    from weburl_nb.host import _HOST_CACHES, THIS, canonicalize_host, canonicalize_host_steps
+    from weburl_nb.trace import Recording
+    _HOST_CACHES[id(THIS)][1].cache_clear()
+    rng = random.Random(25)
+    parts = ["0", "1", "255", "256", "0x7F", "0XfF", "0x", "017", "08", "4294967295", "4294967296", "a", ""]
+    groups = ["0", "1", "ffff", "ABCD", "db8", "12345", "g", "", "1.2.3.4", "01.02.03.004", "256.1.1.1"]
+    hosts = [".".join(rng.choice(parts) for _ in range(rng.randint(1, 5))) for _ in range(4000)]
+    hosts += ["[" + ":".join(rng.choice(groups) for _ in range(rng.randint(1, 9))) + "]" for _ in range(4000)]
+    hosts += [h.replace(":", "::", 1) for h in hosts[-400:]] + ["[::]", "[::FFFF:1.2.3.4]", "[::1]x", "[]"]
+    bad = [(h, s) for h in hosts for s in ("http", "file") for _ in range(2)
+           if canonicalize_host(h, s) != canonicalize_host_steps(h, s)]
+    assert not bad, bad[:5]
+    with Recording() as r:
+        assert canonicalize_host("[0:0::1]", "http") == "[::1]"
+    assert "25" in [s.number for s in r.steps if s.section == "host"]

@@ -583,6 +583,10 @@ def _host_cache(profile: HostProfile):
     "A bounded cache of `canonicalize_host_steps` for `profile`, keyed by host and `file`-ness."
     @lru_cache(maxsize=HOST_CACHE_SIZE)
     def cached(s: str, is_file: bool) -> str | None:
+        if profile is THIS:             # an address in ASCII, as steps 25 and 27 read it
+            address = bracketed_ipv6(s) if s[:1] == '[' else canonicalize_ipv4(s)
+            if address is not None:
+                return address
         return canonicalize_host_steps(s, 'file' if is_file else None, profile)
     return cached
 

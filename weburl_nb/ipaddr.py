@@ -26,14 +26,12 @@ def canonicalize_ipv4(s: str) -> str | None:
     "The spec's IPv4 canonicalization: dotted-decimal text of `s`, or `None` when `s` is no IPv4 address."
     m = _IPV4_RE.fullmatch(s)                                  # steps 1, 3-6: the shape
     if m is None: return None                                  # step 7
-    values = [ipv4_number(t) for t in m.groups() if t is not None]
-    *leading, last = values
-    if any(v > 255 for v in leading): return None              # step 7: a leading number out of range
-    free_bits = 32 - 8 * len(leading)
-    if last >= 1 << free_bits: return None                     # step 7: the last number out of range
-    addr = last                                                # step 2: the 32-bit /addr/
-    for i, v in enumerate(leading): addr |= v << (24 - 8 * i)
-    return '.'.join(str(addr >> shift & 0xFF) for shift in (24, 16, 8, 0))   # step 8
+    *leading, last = [ipv4_number(t) for t in m.groups() if t is not None]
+    if leading and max(leading) > 255: return None             # step 7: a leading number out of range
+    if last >> (32 - 8 * len(leading)): return None            # step 7: the last number out of range
+    addr = last                                                # step 2: the 32-bit *addr*
+    for shift, v in zip((24, 16, 8), leading): addr |= v << shift
+    return f'{addr >> 24}.{addr >> 16 & 255}.{addr >> 8 & 255}.{addr & 255}'   # step 8
 
 # %% ../nbs/03_ipaddr.ipynb 19
 _H16 = '[0-9A-Fa-f]{1,4}'
@@ -64,6 +62,7 @@ def _groups(part: str) -> list[int]:
     "The 16-bit groups of one side of `::` (the last item may be an embedded IPv4 address)."
     if not part: return []
     items = part.split(':')
+    if '.' not in part: return [int(item, 16) for item in items]
     groups = []
     for item in items:
         if '.' in item:
@@ -83,18 +82,15 @@ def ipv6_groups(s: str) -> list[int] | None:
     return _groups(s)
 
 # %% ../nbs/03_ipaddr.ipynb 24
+_ZERO_RUNS = tuple(':' + '0:' * n for n in range(8, 1, -1))    # 8 zero groups down to 2
+
 def ipv6_text(groups: list[int]) -> str:
     "RFC 5952 section 4 text of eight 16-bit groups."
-    best_start, best_len, start = -1, 1, None      # a run must be longer than 1 to count
-    for i, g in enumerate(groups + [1]):           # a sentinel closes the last run
-        if g == 0:
-            if start is None: start = i
-        elif start is not None:
-            if i - start > best_len: best_start, best_len = start, i - start
-            start = None
-    hexes = [f'{g:x}' for g in groups]
-    if best_start < 0: return ':'.join(hexes)
-    return ':'.join(hexes[:best_start]) + '::' + ':'.join(hexes[best_start + best_len:])
+    text = ':%x:%x:%x:%x:%x:%x:%x:%x:' % tuple(groups)         # 4.1, 4.3; a `:` at each end
+    for run in _ZERO_RUNS:                                     # 4.2: the longest run, the first of equals
+        i = text.find(run)
+        if i >= 0: return text[1:i] + '::' + text[i + len(run):-1]
+    return text[1:-1]
 
 def canonicalize_ipv6(s: str) -> str | None:
     "The spec's IPv6 canonicalization of `s` (without brackets): RFC 5952 text, or `None` on failure."
