@@ -21,6 +21,47 @@ sys.path.insert(0, str(ROOT))
 import messy  # noqa: E402
 
 
+class CharEscapes:
+    """`percent_encode`'s escapes per character in a legacy charset (`_CharEscapes`), every set and
+    encoder together, seen as a cache. The tables count their misses; the lookups (characters of the
+    runs, one per `str.translate` step) are counted here, by a wrapper of `_escape_by_runs` that stays
+    in place until `close`."""
+
+    def __init__(self):
+        from weburl_nb import canonicalization as c
+        self.c, self.lookups = c, 0
+        original = getattr(c._escape_by_runs, '__wrapped__', c._escape_by_runs)
+
+        def counting(s, encode, octets):
+            if encode is not c._UTF8:
+                one = octets.ascii_escapes
+                self.lookups += sum(len(r) for _, r in octets.pieces.findall(s) if r not in one)
+            return original(s, encode, octets)
+        counting.__wrapped__ = original
+        c._escape_by_runs = counting
+        self.original = original
+
+    def _tables(self) -> list:
+        sets = [v for v in vars(self.c).values() if isinstance(v, self.c.EncodeSet)]
+        return [t for s in sets for t in s.char_escapes.values()]
+
+    def cache_info(self):
+        from functools import _CacheInfo
+        tables = self._tables()
+        misses = sum(t.misses for t in tables)
+        return _CacheInfo(self.lookups - misses, misses, self.c._CHAR_ESCAPES_MAX * max(len(tables), 1),
+                          sum(map(len, tables)))
+
+    def cache_clear(self):
+        for v in vars(self.c).values():
+            if isinstance(v, self.c.EncodeSet):
+                v.char_escapes.clear()
+        self.lookups = 0
+
+    def close(self):
+        self.c._escape_by_runs = self.original
+
+
 def caches() -> dict:
     "name -> an `lru_cache`d function of the package (with `cache_info` and `cache_clear`)."
     from weburl_nb import encoding, host, nameprep, shortcuts
@@ -33,6 +74,7 @@ def caches() -> dict:
              'nameprep: is_prohibited': (nameprep, 'is_prohibited'),
              'nameprep: bidi_class': (nameprep, 'bidi_class')}
     out.update({k: getattr(module, name, None) for k, (module, name) in named.items()})
+    out['escapes per legacy character'] = CharEscapes()
     return {k: v for k, v in out.items() if hasattr(v, 'cache_info')}
 
 
@@ -56,6 +98,8 @@ def measure(name: str, inputs: list[tuple[str, str | None, str | None]]) -> dict
                     'maxsize': info.maxsize, 'hit_rate': info.hits / calls if calls else None,
                     'bytes': freed}
     tracemalloc.stop()
+    for c in cs.values():
+        getattr(c, 'close', lambda: None)()          # undo what a cache put in place to count
     return out
 
 

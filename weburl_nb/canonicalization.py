@@ -68,9 +68,10 @@ class _CharEscapes(dict):
 
     def __init__(self, encode: Callable[[str], bytes], octets: EncodeSet):
         super().__init__()
-        self.encode, self.octets = encode, octets
+        self.encode, self.octets, self.misses = encode, octets, 0
 
     def __missing__(self, cp: int) -> str:
+        self.misses += 1                        # for bench/caches.py
         if len(self) >= _CHAR_ESCAPES_MAX:
             self.clear()
         out = self[cp] = _escape_bytes(self.encode(chr(cp)), self.octets)
