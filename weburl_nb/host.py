@@ -413,7 +413,9 @@ def canonicalize_host_steps(s: str, scheme: str | None = None,
     # departure: bracketed and `file:` hosts in the browsers' profiles
     profile = steps_profile(s, scheme, profile)
     # Steps 1-2: TAB, LF and CR go.
-    s = trace.step('2', s, remove_tab_lf_cr(s))
+    s, before = remove_tab_lf_cr(s), s
+    if trace is not OFF:
+        trace.step('2', before, s)
     # Steps 3-4: what giving up returns (GECKO: s, lowercased).
     fallback = ascii_lowercase(s) if profile.fallback_lowercase else None
     # Step 5 (THIS): an encoded `[` gives up.
@@ -421,24 +423,32 @@ def canonicalize_host_steps(s: str, scheme: str | None = None,
         return trace.fail('5', 'host-encoded-bracket', fallback, host=s)
     # Step 6 (THIS, CHROME): percent-decode as UTF-8.
     if profile.decode_utf8:
-        s = trace.step('6', s, percent_decode_utf8(s))
+        s, before = percent_decode_utf8(s), s
+        if trace is not OFF:
+            trace.step('6', before, s)
     # Step 7 (IE): decode the escapes of some ASCII characters.
     if profile.decode_ascii:
-        s = trace.step('7', s, percent_decode_ascii(s, profile.decode_ascii))
+        s, before = percent_decode_ascii(s, profile.decode_ascii), s
+        if trace is not OFF:
+            trace.step('7', before, s)
     # Steps 8-9.
     has_root_dot = False
     need_punycode = not s.isascii()
     # Step 10 (CHROME, IE): a final label separator is the root dot.
     if profile.root_dot_first:
         rest, has_root_dot = split_root_separator(s)
-        s = trace.step('10', s, rest)
+        if trace is not OFF:
+            trace.step('10', s, rest)
+        s = rest
     written = s                 # the host before Nameprep, for step 27 (GECKO, IE)
     # Step 11 (THIS, GECKO, IE): Nameprep without bidi.
     if profile.nameprep_whole_host:
         prepared = nameprep(s, False, profile.nameprep)
         if prepared is None:
             return trace.fail('11', 'host-nameprep', fallback, host=s)
-        s = trace.step('11', s, prepared)
+        if trace is not OFF:
+            trace.step('11', s, prepared)
+        s = prepared
     # Step 12 (CHROME): a `%` gives up.
     if profile.reject_percent and '%' in s:
         return trace.fail('12', 'host-percent', fallback, host=s)
@@ -449,13 +459,19 @@ def canonicalize_host_steps(s: str, scheme: str | None = None,
         if not prohibit_step(fallback):
             return trace.fail('13', 'host-null-space', fallback, host=s)
     # Step 14 (CHROME): percent-encode some characters.
-    s = trace.step('14', s, percent_encode_chars(s, profile.encode_early))
+    s, before = percent_encode_chars(s, profile.encode_early), s
+    if trace is not OFF:
+        trace.step('14', before, s)
     # Step 15: label separators become `.`.
-    s = trace.step('15', s, replace_label_separators(s))
+    s, before = replace_label_separators(s), s
+    if trace is not OFF:
+        trace.step('15', before, s)
     # Step 16 (THIS): a final `.` is the root dot.
     if profile.root_dot_after_mapping:
         rest, has_root_dot = split_root_dot(s)
-        s = trace.step('16', s, rest)
+        if trace is not OFF:
+            trace.step('16', s, rest)
+        s = rest
     # Step 17: the labels, when a step looks at them (see above).
     labels = s.split('.') if need_punycode or profile.xn_needs_punycode else None
     # Step 18 (IE): an `xn--` label needs step 20 too.
@@ -472,20 +488,28 @@ def canonicalize_host_steps(s: str, scheme: str | None = None,
         if None in converted:
             label = labels[converted.index(None)]
             return trace.fail('20', 'host-label', fallback, label=label)
-        labels = trace.step('20', labels, converted)
+        if trace is not OFF:
+            trace.step('20', labels, converted)
+        labels = converted
     # Steps 21-22: join, and the root dot back.
     s = ('.'.join(labels) if labels is not None else s) + ('.' if has_root_dot else '')
     # Step 23 (CHROME): escapes back to characters.
     if profile.decode_escapes:
-        s = trace.step('23', s, percent_decode_latin1(s))
+        s, before = percent_decode_latin1(s), s
+        if trace is not OFF:
+            trace.step('23', before, s)
     # Step 24 (CHROME): ASCII lowercase.
     if profile.lowercase_result:
-        s = trace.step('24', s, ascii_lowercase(s))
+        s, before = ascii_lowercase(s), s
+        if trace is not OFF:
+            trace.step('24', before, s)
     # Step 25: an IPv6 literal in brackets.
     if is_bracketed(s):
         ipv6 = bracketed_ipv6(s)
         if ipv6 is not None:
-            return trace.step('25', s, ipv6)
+            if trace is not OFF:
+                trace.step('25', s, ipv6)
+            return ipv6
     # Step 26 (THIS): otherwise a `:` gives up, unless the scheme is `file`.
     elif profile.reject_colon and ':' in s and not is_file_scheme(scheme):
         return trace.fail('26', 'host-colon', fallback, host=s)
@@ -496,7 +520,9 @@ def canonicalize_host_steps(s: str, scheme: str | None = None,
     ipv4 = canonicalize_ipv4(s)
     if ipv4 is not None and not (profile.ipv4_as_written
                                  and canonicalize_ipv4(written) is None):
-        return trace.step('27', s, ipv4)
+        if trace is not OFF:
+            trace.step('27', s, ipv4)
+        return ipv4
     # Step 28: a forbidden character gives up.
     char = forbidden_char(s, profile)
     if char is not None:
@@ -505,7 +531,10 @@ def canonicalize_host_steps(s: str, scheme: str | None = None,
     if profile.reject_bad_percent and has_bad_percent(s):
         return trace.fail('29', 'host-bad-percent', fallback, host=s)
     # Steps 30-31: percent-encode, and the result.
-    return trace.step('30', s, percent_encode_host(s, scheme, profile))
+    encoded = percent_encode_host(s, scheme, profile)
+    if trace is not OFF:
+        trace.step('30', s, encoded)
+    return encoded
 
 # %% ../nbs/05_host.ipynb 77
 register('host', 'Host canonicalization', 'host', {
