@@ -65,7 +65,7 @@ def remove_tab_lf_cr(s: str) -> str:
 
 def preprocess(s: str, noncharacters: bool = True) -> str:
     "Steps 2 (U+FFFD; not if `noncharacters=False`), 3 (drop TAB/LF/CR), 4 (trim)."
-    if (noncharacters and not s.isascii()
+    if (noncharacters and not s.isascii() and not s.isprintable()        # see above
             and _MAYBE_NONCHARACTER_RE.search(s) is not None):
         s = _NONCHARACTERS_RE.sub('\ufffd', s)               # step 2
     return remove_tab_lf_cr(s).strip(_TRIMMED)               # steps 3 and 4
