@@ -167,10 +167,10 @@ def test_random_links_against_canonical_bases():
     assert not bad, f"{len(bad)} mismatches, first: {bad[:3]}"
 
 
-def test_host_addresses_from_the_cache():
-    """THIS's host cache reads a plainly written address with steps 25 and 27 on a miss: random IPv4
-    numbers and IPv6 groups, in and out of range, give the steps' answer on the miss and on the hit,
-    and a `Recording` still sees the steps."""
+def test_host_addresses():
+    """THIS reads a plainly written address with steps 25 and 27 alone, before its host cache: random
+    IPv4 numbers and IPv6 groups, in and out of range, give the steps' answer (twice: those that the
+    steps take go through the cache), and a `Recording` still sees the steps."""
     import random
     from weburl_nb.host import _HOST_CACHES, THIS, canonicalize_host, canonicalize_host_steps
     from weburl_nb.trace import Recording

@@ -612,10 +612,6 @@ def _host_cache(profile: HostProfile):
     "A bounded cache of `canonicalize_host_steps` for `profile`, keyed by host and `file`-ness."
     @lru_cache(maxsize=HOST_CACHE_SIZE)
     def cached(s: str, is_file: bool) -> str | None:
-        if profile is THIS:             # an address in ASCII, as steps 25 and 27 read it
-            address = bracketed_ipv6(s) if s[:1] == '[' else canonicalize_ipv4(s)
-            if address is not None:
-                return address
         return canonicalize_host_steps(s, 'file' if is_file else None, profile)
     return cached
 
@@ -646,7 +642,12 @@ _CANONICAL_NAME = LazyRegex(r'(?!\.|[a-z0-9_~.-]*\.\.)(?:[a-z0-9_~.-]*\.)?'
 def canonicalize_host(s: str, scheme: str | None = None,
                       profile: HostProfile = THIS) -> str | None:
     "CanonicalizeHost of `s` (in a URL of `scheme`) as `profile` does it; `None`: fail."
-    if profile is THIS and (not s or _CANONICAL_NAME.fullmatch(s)):
-        # Already canonical (THIS only; see above), or empty: the steps give '' for ''.
-        return s
+    if profile is THIS:
+        if not s or _CANONICAL_NAME.fullmatch(s):
+            # Already canonical (THIS only; see above), or empty: the steps give '' for ''.
+            return s
+        # An address in ASCII, as steps 25 and 27 read it (THIS only; see above).
+        address = bracketed_ipv6(s) if s[:1] == '[' else canonicalize_ipv4(s)
+        if address is not None and trace_for('host') is OFF:
+            return address
     return cached_host_steps(s, scheme, profile)
