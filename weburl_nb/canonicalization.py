@@ -173,7 +173,9 @@ def canonicalize_file_hostpath(host: str | None, path: str | None) -> tuple[str,
             host, path = m.group(1), path[m.end():]
         m = _PATH_DRIVE_RE.match(path)
         if m:
-            path = '/' + _drive_letter(m.group(1)) + ':/' + path[m.end():]
+            drive = '/' + _drive_letter(m.group(1)) + ':/'
+            if not path.startswith(drive):      # else `/c:/` already: the same path
+                path = drive + path[m.end():]
             if host in ('%3F', '%3f'):
                 host = ''
     return host, path
