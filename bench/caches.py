@@ -74,7 +74,9 @@ def caches() -> dict:
              'nameprep: is_prohibited': (nameprep, 'is_prohibited'),
              'nameprep: bidi_class': (nameprep, 'bidi_class')}
     out.update({k: getattr(module, name, None) for k, (module, name) in named.items()})
-    out['escapes per legacy character'] = CharEscapes()
+    from weburl_nb import canonicalization
+    if hasattr(canonicalization, '_escape_by_runs'):       # not in an older package
+        out['escapes per legacy character'] = CharEscapes()
     return {k: v for k, v in out.items() if hasattr(v, 'cache_info')}
 
 

@@ -39,7 +39,6 @@ class EncodeSet:
     def __init__(self, octets):
         self.octets = frozenset(octets)
         safe = ''.join([chr(b) for b in range(0x80) if b not in self.octets])
-        self.all_safe = LazyRegex(f'[{re.escape(safe)}]*' if safe else '')
         self.leaves_ascii = self.octets >= {0x1B, *range(0x80, 0x100)}   # see step 8
         self.escapes = tuple([f'%{b:02X}' if b in self.octets else chr(b)
                               for b in range(256)])
@@ -47,7 +46,12 @@ class EncodeSet:
         self.ascii_escapes = {chr(b): self.escapes[b] for b in self.octets if b < 0x80}
         high = len(self.octets) - len(self.ascii_escapes)       # octets 0x80-0xFF
         self.by_runs = high in (0, 0x80)
+        latin = [chr(c) for c in range(0x80, 0x100)] if high == 0x80 else []
+        self.utf8_escapes = {**self.ascii_escapes,
+                             **{c: '%' + c.encode().hex('%').upper() for c in latin}}
+        self.all_safe = LazyRegex(f'[{re.escape(safe)}]*' if safe else '')
         kept = re.escape(safe) + ('' if high else _NOT_ASCII)
+        self.all_kept = None if high else LazyRegex(f'[{kept}]*')     # UTF-8 alone
         self.pieces = LazyRegex(f'([{kept}]*)([^{kept}]*)' if kept else r'()([\s\S]*)')
         self.char_escapes = {}                                 # encoder -> escapes
 
@@ -84,24 +88,43 @@ _ESCAPE_BLOCK = 8192            # characters at once: bounds the pieces `findall
 
 def _escape_by_runs(s: str, encode: Callable[[str], bytes], octets: EncodeSet) -> str:
     "Steps 5-8 of `s` by kept pieces and runs (`encode` by character, `by_runs`)."
-    one, pairs = octets.ascii_escapes, octets.pieces.findall(s)
+    # Loops, not comprehensions: a comprehension would make cells of the names it reads.
+    one, out = octets.ascii_escapes, []
     if encode is not _UTF8:
         chars = octets.char_escapes.get(encode)
         if chars is None:
             chars = octets.char_escapes[encode] = _CharEscapes(encode, octets)
-        return ''.join([k + (one.get(r) or r.translate(chars)) if r else k
-                        for k, r in pairs])
+        for kept, run in octets.pieces.findall(s):
+            out.append(kept)
+            if run:
+                out.append(one.get(run) or run.translate(chars))
+        return ''.join(out)
     try:
-        return ''.join([k + (one.get(r) or '%' + r.encode().hex('%').upper())
-                        if r else k for k, r in pairs])
+        one = octets.utf8_escapes
+        for kept, run in octets.pieces.findall(s):
+            out.append(kept)
+            if run:
+                out.append(one.get(run) or '%' + run.encode().hex('%').upper())
     except UnicodeEncodeError:                  # a lone surrogate: step 5 makes it `?`
-        return ''.join([k + _escape_bytes(encode(r), octets) for k, r in pairs])
+        out = []
+        for kept, run in octets.pieces.findall(s):
+            out += kept, _escape_bytes(encode(run), octets)
+    return ''.join(out)
+
+
+def _escape_by_blocks(s: str, encode: Callable[[str], bytes], octets: EncodeSet) -> str:
+    "`_escape_by_runs` a block of `_ESCAPE_BLOCK` characters at a time."
+    return ''.join([_escape_by_runs(s[i:i + _ESCAPE_BLOCK], encode, octets)
+                    for i in range(0, len(s), _ESCAPE_BLOCK)])
 
 # %% ../nbs/06_canonicalization.ipynb 11
 def percent_encode(s: str, encoding: str | None, octets: EncodeSet) -> str:
     "The steps to percent-encode a string: encode `s` in `encoding`, escape the `octets`, decode again."
     if octets.all_safe.fullmatch(s) is not None:
         return s
+    kept = octets.all_kept
+    if kept is not None and encoding is None and kept.fullmatch(s) is not None:
+        return s                                        # see "Step 8, by runs"
     encode = _UTF8 if encoding is None else encoder_for(encoding)   # step 3
     if encode is not _UTF8 and not octets.leaves_ascii:   # departure: no legacy decoders
         raise ValueError(f'percent_encode in {encoding!r} needs a set escaping '
@@ -109,8 +132,7 @@ def percent_encode(s: str, encoding: str | None, octets: EncodeSet) -> str:
     if octets.by_runs and by_character(encode):                     # steps 5-8 by runs
         if len(s) <= _ESCAPE_BLOCK:
             return _escape_by_runs(s, encode, octets)
-        return ''.join([_escape_by_runs(s[i:i + _ESCAPE_BLOCK], encode, octets)
-                        for i in range(0, len(s), _ESCAPE_BLOCK)])
+        return _escape_by_blocks(s, encode, octets)
     escaped = _escape_bytes(encode(s), octets)                      # steps 5-7
     if escaped.isascii():
         return escaped                                          # step 8: same
