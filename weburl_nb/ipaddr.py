@@ -34,7 +34,7 @@ def canonicalize_ipv4(s: str) -> str | None:
     return f'{addr >> 24}.{addr >> 16 & 255}.{addr >> 8 & 255}.{addr & 255}'   # step 8
 
 # %% ../nbs/03_ipaddr.ipynb 19
-_H16 = '[0-9A-Fa-f]{1,4}'
+_H16 = '[0-9A-Fa-f]{1,4}+'         # taken whole (see below)
 _OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9]|0[0-9]{1,2})'
 _EMBEDDED_IPV4 = rf'{_OCTET}\.{_OCTET}\.{_OCTET}\.{_OCTET}'
 _LS32 = rf'(?:{_H16}:{_H16}|{_EMBEDDED_IPV4})'
@@ -57,7 +57,7 @@ _IPV6_RE = LazyRegex('|'.join(f'(?:{_ipv6_alternative(b, a)})' for b, a in [
     (7, ''),
 ]))
 
-# %% ../nbs/03_ipaddr.ipynb 21
+# %% ../nbs/03_ipaddr.ipynb 23
 def _groups(part: str) -> list[int]:
     "The 16-bit groups of one side of `::` (the last item may be an embedded IPv4 address)."
     if not part: return []
@@ -81,12 +81,13 @@ def ipv6_groups(s: str) -> list[int] | None:
         return left + [0] * (8 - len(left) - len(right)) + right
     return _groups(s)
 
-# %% ../nbs/03_ipaddr.ipynb 24
+# %% ../nbs/03_ipaddr.ipynb 26
 _ZERO_RUNS = tuple(':' + '0:' * n for n in range(8, 1, -1))    # 8 zero groups down to 2
 
 def ipv6_text(groups: list[int]) -> str:
     "RFC 5952 section 4 text of eight 16-bit groups."
     text = ':%x:%x:%x:%x:%x:%x:%x:%x:' % tuple(groups)         # 4.1, 4.3; a `:` at each end
+    if ':0:0:' not in text: return text[1:-1]                  # no run of two zero groups
     for run in _ZERO_RUNS:                                     # 4.2: the longest run, the first of equals
         i = text.find(run)
         if i >= 0: return text[1:i] + '::' + text[i + len(run):-1]
