@@ -129,7 +129,7 @@ def percent_encode(s: str, encoding: str | None, octets: EncodeSet) -> str:
     if encode is not _UTF8 and not octets.leaves_ascii:   # departure: no legacy decoders
         raise ValueError(f'percent_encode in {encoding!r} needs a set escaping '
                          'bytes 0x80-0xFF and ESC')
-    if octets.by_runs and by_character(encode):                     # steps 5-8 by runs
+    if octets.by_runs and (encode is _UTF8 or by_character(encode)):  # 5-8 by runs
         if len(s) <= _ESCAPE_BLOCK:
             return _escape_by_runs(s, encode, octets)
         return _escape_by_blocks(s, encode, octets)
