@@ -646,8 +646,10 @@ def canonicalize_host(s: str, scheme: str | None = None,
         if not s or _CANONICAL_NAME.fullmatch(s):
             # Already canonical (THIS only; see above), or empty: the steps give '' for ''.
             return s
-        # An address in ASCII, as steps 25 and 27 read it (THIS only; see above).
-        address = bracketed_ipv6(s) if s[:1] == '[' else canonicalize_ipv4(s)
+        # An address in ASCII, as steps 25 and 27 read it (THIS only; see above); IPv4
+        # numbers start with a digit.
+        address = (bracketed_ipv6(s) if s[0] == '[' else
+                   canonicalize_ipv4(s) if '0' <= s[0] <= '9' else None)
         if address is not None and trace_for('host') is OFF:
             return address
     return cached_host_steps(s, scheme, profile)
