@@ -53,12 +53,12 @@ def test_every_registered_reason_names_a_step():
 
 def test_recording_is_per_thread_and_ends_with_its_block():
     seen = []
-    with Recording() as r:
-        t = threading.Thread(target=lambda: seen.append(trace_for("parse")))
+    with Recording() as r:        # another thread reports, and nothing reaches this recording
+        t = threading.Thread(target=lambda: seen.append(trace_for("parse").note("2", "elsewhere")))
         t.start()
         t.join()
         explain("http://example.com:080/")
-    assert seen == [OFF] and trace_for("parse") is OFF
+    assert seen == ["elsewhere"] and trace_for("parse") is OFF
     assert r.steps == []          # explain records into its own recording, not the outer one
 
 

@@ -5,6 +5,7 @@
 # %% ../nbs/14_trace.ipynb 3
 from __future__ import annotations
 
+from _thread import allocate_lock
 from contextlib import contextmanager
 from contextvars import ContextVar
 from .charclasses import TYPE_CHECKING, NamedTuple
@@ -13,7 +14,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 # %% auto 0
-__all__ = ['OFF', 'REASONS', 'STEPS', 'SECTIONS', 'Step', 'trace_for', 'Recording', 'quiet', 'untraced', 'Reason', 'register',
+__all__ = ['OFF', 'trace_for', 'REASONS', 'STEPS', 'SECTIONS', 'Step', 'Recording', 'quiet', 'untraced', 'Reason', 'register',
            'step_anchor']
 
 # %% ../nbs/14_trace.ipynb 6
@@ -46,10 +47,52 @@ OFF = _Off()
 _RECORDER: ContextVar = ContextVar('weburl_nb_trace', default=None)
 
 
-def trace_for(section: str):
-    "The trace of one run of a whole algorithm: `OFF`, unless a `Recording` is in force."
-    recording = _RECORDER.get()
-    return OFF if recording is None else recording.section(section)
+class _Relay:
+    "A section's trace while a recording is in force in some thread: reports go to this context's."
+    __slots__ = ('name',)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def _target(self):
+        recording = _RECORDER.get()
+        return OFF if recording is None else recording.section(self.name)
+
+    def step(self, number: str, before, after):
+        return self._target().step(number, before, after)
+
+    def note(self, number: str, value):
+        return self._target().note(number, value)
+
+    def fail(self, number: str, reason: str, result=None, **values):
+        return self._target().fail(number, reason, result, **values)
+
+
+class _Traces(dict):
+    "Section -> its trace: `OFF` while no recording is in force in any thread, else a `_Relay`."
+
+    def __missing__(self, section: str):
+        with _LOCK:
+            trace = self[section] = _Relay(section) if _IN_FORCE else OFF
+        return trace
+
+
+_TRACES = _Traces()
+_LOCK = allocate_lock()
+_IN_FORCE = 0                   # recordings in force, in all threads together
+
+
+def _count_recording(change: int) -> None:
+    "A recording comes in force (+1) or ends (-1); the first in and the last out switch the traces."
+    global _IN_FORCE
+    with _LOCK:
+        _IN_FORCE += change
+        if _IN_FORCE == (1 if change > 0 else 0):
+            for section in list(_TRACES):
+                _TRACES[section] = _Relay(section) if _IN_FORCE else OFF
+
+
+trace_for = _TRACES.__getitem__   # trace_for(section): OFF, unless a Recording is in force
 
 # %% ../nbs/14_trace.ipynb 8
 class _Section:
@@ -98,11 +141,13 @@ class Recording:
         return s
 
     def __enter__(self) -> 'Recording':
+        _count_recording(+1)
         self._tokens.append(_RECORDER.set(self))
         return self
 
     def __exit__(self, *exc) -> None:
         _RECORDER.reset(self._tokens.pop())
+        _count_recording(-1)
 
     @property
     def failures(self) -> list[Step]:
