@@ -312,14 +312,17 @@ def encode_path(path: str | None, hierarchical: bool, scheme: str | None) -> str
 def canonicalize_path(path: str | None, hierarchical: bool,
                       scheme: str | None) -> str | None:
     "C7 and C8: `encode_path(root_path(path, hierarchical), hierarchical, scheme)`."
-    if hierarchical and path and _PATH_AS_IS.fullmatch(path) is not None:
-        return path                                 # C7 and C8 leave it as it is (see above)
+    if hierarchical and path and _PATH_KEPT.fullmatch(path) is not None:   # quick exits (see above)
+        if '%' not in path:
+            return path                             # C7 and C8 leave it as it is
+        if len(path) <= _DECODE_BLOCK and _MAY_MAKE_ESCAPE.search(path) is None:
+            return _decode_piece(path)              # C8 decodes; it has nothing to encode
     return encode_path(root_path(path, hierarchical), hierarchical, scheme)
 
 
-# `/`, then ASCII characters outside the path set and other than `%`
-_PATH_AS_IS = LazyRegex('/[' + re.escape(''.join(
-    chr(b) for b in range(0x80) if b not in PATH_OCTETS.octets and b != 0x25)) + ']*')
+# `/`, then ASCII characters outside the path set (`%` is one)
+_PATH_KEPT = LazyRegex('/[' + re.escape(''.join(
+    chr(b) for b in range(0x80) if b not in PATH_OCTETS.octets)) + ']*')
 
 
 _MAY_MAKE_ESCAPE = LazyRegex('%[0-9A-Fa-f]?%')     # where the note may hold an escape back
@@ -339,7 +342,7 @@ def _settled(path: str, hierarchical: bool, scheme: str | None) -> bool:
             path = again
     return read_path_again(path, hierarchical, scheme) == path
 
-# %% ../nbs/06_canonicalization.ipynb 38
+# %% ../nbs/06_canonicalization.ipynb 39
 def protect_double_slash(path: str | None, scheme: str | None, user, password, host, port) -> str | None:
     "C10: prefix `/.` to a path starting with `//` that would otherwise serialize as an authority."
     if (path is not None and path.startswith('//') and scheme not in NOT_HIERARCHICAL_SCHEMES
@@ -347,7 +350,7 @@ def protect_double_slash(path: str | None, scheme: str | None, user, password, h
         return '/.' + path
     return path
 
-# %% ../nbs/06_canonicalization.ipynb 41
+# %% ../nbs/06_canonicalization.ipynb 42
 def canonicalize_query(query: str | None, encoding: str | None, hierarchical: bool) -> str | None:
     "C11: percent-encode the query in the document's encoding (UTF-8 for URLs without hierarchy)."
     if query is None:
@@ -363,7 +366,7 @@ def canonicalize_fragment(fragment: str | None) -> str | None:
         fragment = _C1_RE.sub(lambda m: percent_encode(m.group(), None, C1_OCTETS), fragment)
     return percent_encode(fragment, None, FRAGMENT_OCTETS)
 
-# %% ../nbs/06_canonicalization.ipynb 44
+# %% ../nbs/06_canonicalization.ipynb 45
 def check_options(func: str, charset, browser) -> tuple[str | None, HostProfile]:
     "`charset` and the profile named `browser`, checked for function `func`."
     charset = check_type(func, 'charset', charset, str, optional=True)
@@ -382,7 +385,7 @@ def check_arguments(func: str, url, base, charset,
     base = check_type(func, 'base', base, str, optional=True)
     return (url, base, *check_options(func, charset, browser))
 
-# %% ../nbs/06_canonicalization.ipynb 47
+# %% ../nbs/06_canonicalization.ipynb 48
 _MAX_HOSTPATH_ROUNDS = 16
 
 
@@ -500,7 +503,7 @@ def port_failure(port: str) -> str:
     "Why C6 fails for `port`: `port-out-of-range` if digits, else `port-not-digits`."
     return 'port-out-of-range' if _DIGITS_RE.fullmatch(port) else 'port-not-digits'
 
-# %% ../nbs/06_canonicalization.ipynb 49
+# %% ../nbs/06_canonicalization.ipynb 50
 register('canon', 'Canonicalization', 'canonicalization', {
     'C2': 'scheme lowercased',
     'C3': 'user-info: empty parts dropped, the rest percent-encoded',
