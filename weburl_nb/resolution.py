@@ -73,6 +73,19 @@ def _remove_dot_segments_rooted(path: str) -> str:
     if m is None:
         return path                                                 # E only
     start, n = m.start(), len(path)          # E for every segment before the first dot-segment:
+    if n <= _BLOCK:                          # one round: the stack alone
+        out = path[1:start].split('/') if start else []
+        for seg in path[start + 1:].split('/'):
+            if seg in _DOTS:                                        # B
+                continue
+            if seg in _DOTDOTS:                                     # C
+                if out:
+                    out.pop()
+                continue
+            out.append(seg)                                         # E
+        if seg in _DOTS or seg in _DOTDOTS:                         # the '/' B or C leaves at the end
+            out.append('')
+        return '/' + '/'.join(out) if out else ''
     done: list = []                  # [text, end]: settled output of earlier rounds, text[:end] kept
     if start > _BLOCK:
         done.append([path[:start], None])                           # settled at once

@@ -80,7 +80,8 @@ _HOST = r'(?:[a-z0-9_~.\-]*\.)?(?!0x)[a-z0-9_~\-]*[a-z_~\-][0-9]*\.?'    # last 
 def canonical_url_pattern(groups: bool) -> str:
     "`_CANONICAL_URL`, with groups around `scheme://host`, the path and the query when `groups`."
     g = (lambda p: f'({p})') if groups else (lambda p: f'(?:{p})')
-    return f'{g(f"{_SCHEME}://{_HOST}")}{g("/" + _PATH)}{g(f"(?:[?]{QUERY_CHAR}*)?")}(?:#{FRAGMENT_CHAR}*)?'
+    origin = f'(?>{g(f"{_SCHEME}://{_HOST}")}(?=/))'             # taken once (see above)
+    return f'{origin}{g("/" + _PATH)}{g(f"(?:[?]{QUERY_CHAR}*)?")}(?:#{FRAGMENT_CHAR}*)?'
 
 
 _CANONICAL_URL = canonical_url_pattern(groups=True)
