@@ -473,30 +473,28 @@ def canonicalize_checked(u: ParsedURL, charset: str | None,
                 trace.step('C6', port, canon)
             port = canon
         # C7: a hierarchical URL's path starts with `/`.
-        canon = root_path(path, hierarchical)
-        if trace is not OFF:
-            trace.step('C7', path, canon)
+        rooted = root_path(path, hierarchical)
         # C8: unreserved escapes decoded, the rest percent-encoded.
-        path = encode_path(canon, hierarchical, scheme)
+        encoded = encode_path(rooted, hierarchical, scheme)
         if trace is not OFF:
-            trace.step('C8', canon, path)
+            trace.step('C7', path, rooted)
+            trace.step('C8', rooted, encoded)
+        path = encoded
         # C9: a `file:` URL whose host or path changed goes round again (see above).
         if not is_file or (host == original_host and path == original_path):
             break
         if host is not None and host.lower() == 'localhost':
             path = _skip_localhost_rounds(path, scheme, profile)
     # C10: a path starting with `//` protected by `/.`.
-    canon = protect_double_slash(path, scheme, user, password, host, port)
-    if trace is not OFF:
-        trace.step('C10', path, canon)
-    path = canon
+    protected = protect_double_slash(path, scheme, user, password, host, port)
     # C11: the query in the document's encoding, the fragment's controls escaped.
     canon_query = canonicalize_query(query, charset, hierarchical)
     canon_fragment = canonicalize_fragment(fragment)
     if trace is not OFF:
+        trace.step('C10', path, protected)
         trace.step('C11', (query, fragment), (canon_query, canon_fragment))
-    return ParsedURL(scheme, user, password, host, port, path, canon_query, canon_fragment,
-                     False, hierarchical)
+    return ParsedURL(scheme, user, password, host, port, protected, canon_query,
+                     canon_fragment, False, hierarchical)
 
 
 def port_failure(port: str) -> str:

@@ -211,14 +211,12 @@ def resolve_relative_url(r: ParsedURL, base: ParsedURL) -> ParsedURL:
     path = r.path
     # Step 2: a reference with an authority keeps it; the base gives the scheme.
     if r.has_authority:
-        if path is not None:                    # 2.2: its path loses its dot-segments
-            cleaned = _clean_path(path, is_file)
-            if trace is not OFF:
-                trace.step('2.2', path, cleaned)
-            path = cleaned
-        completed = ParsedURL(scheme, r.user, r.password, r.host, r.port_string, path,
+        # 2.2: its path loses its dot-segments.
+        cleaned = path if path is None else _clean_path(path, is_file)
+        completed = ParsedURL(scheme, r.user, r.password, r.host, r.port_string, cleaned,
                               r.query, r.fragment, False, True)
         if trace is not OFF:
+            trace.step('2.2', path, cleaned)
             trace.note('2', completed)
         return completed
     user, password, host, port = base.user, base.password, base.host, base.port_string
