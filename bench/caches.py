@@ -66,7 +66,7 @@ def caches() -> dict:
     "name -> an `lru_cache`d function of the package (with `cache_info` and `cache_clear`)."
     from weburl_nb import encoding, host, nameprep, shortcuts
     out = {f'host ({p.name})': c for p, c in host._HOST_CACHES.values()}
-    named = {'base: base_record': (shortcuts, 'base_record'),
+    named = {'base: base_record': (shortcuts, '_kept_base_records'),
              'base: _canonical_base': (shortcuts, '_canonical_base'),
              'link: _link_shape': (shortcuts, '_link_shape'),
              'charset label -> encoding': (encoding, '_charset_encoding'),

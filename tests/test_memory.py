@@ -84,3 +84,35 @@ def test_peak_memory_is_a_small_multiple_of_the_input(shape):
     bound = LABELS_BOUND if shape in LABEL_SHAPES else BOUND
     ratio = _peak(url, base, charset) / _input_bytes(url)
     assert ratio <= bound, f'{shape}: peak {ratio:.1f} bytes per input byte (bound {bound})'
+
+
+# Caches are bounded by entries, and their keys by `CACHED_LENGTH` (00a_support): thousands of distinct
+# long strings must leave nothing behind. Without the length rule these kept 1.6-17 MB each.
+LONG = 4000                     # characters: above CACHED_LENGTH
+DISTINCT = 2100                 # more than the largest cache's entries (the host cache's 2,048)
+RETAINED = {
+    'long links': lambda i: ('http://example.com/a/b/', f'p{i}/' + 'x' * LONG, None),
+    'long bases': lambda i: (f'http://example.com/{i}/' + 'y' * LONG, 'z', None),
+    'long hosts': lambda i: (None, f'http://h{i}' + 'A' * LONG + '.example/', None),
+    'long charset labels': lambda i: (None, 'http://example.com/?q=\u00e9', ' ' * (LONG + i) + 'utf-8'),
+}
+
+
+@pytest.mark.parametrize('case', RETAINED)
+def test_caches_keep_no_long_key(case):
+    from weburl_nb.entry import url_to_canon_url_steps
+    from weburl_nb.support import CACHED_LENGTH
+    assert LONG > CACHED_LENGTH
+    make = RETAINED[case]
+    base, url, charset = make(-1)
+    assert url_to_canon_url(url, base, charset) == url_to_canon_url_steps(url, base, charset)
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for i in range(DISTINCT):
+            base, url, charset = make(i)
+            url_to_canon_url(url, base, charset)
+        retained = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert retained < 500_000, f'{case}: {retained:,} bytes kept after {DISTINCT:,} distinct inputs'

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from functools import lru_cache, partial
 
 from .charclasses import TYPE_CHECKING, LazyRegex
+from .support import CACHED_LENGTH
 
 if TYPE_CHECKING:
     from array import array
@@ -332,7 +333,12 @@ def _charset_encoding(charset: str | None) -> str:
 
 def charset_encoding(charset: str | None) -> str:
     "The name of the encoding a query is written in for `charset`; else `LookupError`."
-    return _charset_encoding(None if charset is None else str.__str__(charset))
+    if charset is None:
+        return 'UTF-8'
+    label = str.__str__(charset)
+    if len(label) > CACHED_LENGTH:                  # too long to keep (see Support)
+        return _charset_encoding.__wrapped__(label)
+    return _charset_encoding(label)
 
 
 def encoder_for(charset: str | None) -> Callable[[str], bytes]:

@@ -13,6 +13,7 @@ from .ipaddr import canonicalize_ipv4, canonicalize_ipv6
 from .nameprep import (NAMEPREP_CHROME, NAMEPREP_GECKO, NAMEPREP_IE,
                                 NAMEPREP_THIS, NameprepProfile, bidi_step,
                                 has_unassigned, nameprep, prohibit_step)
+from .support import CACHED_LENGTH
 from .parsing import (PARSE_CHROME, PARSE_GECKO, PARSE_IE, PARSE_THIS,
                                ParseProfile)
 from .trace import OFF, register, trace_for
@@ -624,7 +625,7 @@ def cached_host_steps(s: str, scheme: str | None = None,
     "`canonicalize_host_steps`, from the profile's cache when nothing records (see above)."
     entry = _HOST_CACHES.get(id(profile))
     if (entry is None or entry[0] is not profile or type(s) is not str
-            or trace_for('host') is not OFF):
+            or len(s) > CACHED_LENGTH or trace_for('host') is not OFF):
         return canonicalize_host_steps(s, scheme, profile)
     return entry[1](s, is_file_scheme(scheme))
 

@@ -19,6 +19,7 @@ from .host import THIS, canonicalize_host
 from .parsing import ParsedURL, parse_url, split_authority
 from .resolution import merge_path, remove_dot_segments, settled_path, resolve_relative_url
 from .serialization import serialize_parsed_url
+from .support import CACHED_LENGTH
 
 # %% auto 0
 __all__ = ['NO_SHORTCUT', 'PATH_CHAR', 'QUERY_CHAR', 'FRAGMENT_CHAR', 'LINK_PATH_CHAR', 'URL_TIERS', 'LINK_TIERS', 'NoShortcut',
@@ -193,6 +194,8 @@ def _link_shape(url: str) -> LinkShape | None:
 
 def clean_link(url: str, base: str, charset: str | None) -> str | NoShortcut:
     "The second tier: link `url` of a clean shape against an already-canonical `base`."
+    if len(base) > CACHED_LENGTH or len(url) > CACHED_LENGTH:
+        return NO_SHORTCUT                  # too long to keep in the caches: the next tiers
     b = _canonical_base(base)
     shape = None if b is None else _link_shape(url)
     if shape is None:
@@ -244,10 +247,9 @@ class BaseRecord(NamedTuple):
     directory: str | None               # its path's directory, when that is clean
 
 
-@lru_cache(maxsize=512)
-def base_record(base: str) -> BaseRecord:
-    "What the shortcuts need of `base`, computed once per base string."
-    c = _canonical_base(base)
+def _base_record(base: str) -> BaseRecord:
+    "What the shortcuts need of `base`."
+    c = _canonical_base(base) if len(base) <= CACHED_LENGTH else _canonical_base.__wrapped__(base)
     if c is not None:                           # already canonical: split, not parsed
         scheme, host = c.origin.split('://')
         end_query, end_path = len(c.through_query), len(c.through_path)
@@ -281,6 +283,14 @@ def base_record(base: str) -> BaseRecord:
     if remove_dot_segments(directory) != directory:
         directory = None
     return BaseRecord(b, prefix, scheme, directory)
+
+
+_kept_base_records = lru_cache(maxsize=512)(_base_record)
+
+
+def base_record(base: str) -> BaseRecord:
+    "`_base_record(base)`, computed once for each of the last 512 bases short enough to keep."
+    return _kept_base_records(base) if len(base) <= CACHED_LENGTH else _base_record(base)
 
 
 _LEADING_UP_RE = LazyRegex(f'(?:{_UP_STEPS})?')
