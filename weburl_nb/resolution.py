@@ -69,23 +69,23 @@ def _pop_settled(done: list) -> None:
 
 def _remove_dot_segments_rooted(path: str) -> str:
     "The machine for a `path` that starts with `/`: a stack of segments (see above)."
-    m = _DOT_SEGMENT_RE.search(path)
-    if m is None:
-        return path                                                 # E only
-    start, n = m.start(), len(path)          # E for every segment before the first dot-segment:
-    if n <= _BLOCK:                          # one round: the stack alone
-        out = path[1:start].split('/') if start else []
-        for seg in path[start + 1:].split('/'):
+    if len(path) <= _BLOCK:                  # one round: the stack alone, the root first
+        out = []
+        for seg in path.split('/'):
             if seg in _DOTS:                                        # B
                 continue
             if seg in _DOTDOTS:                                     # C
-                if out:
+                if len(out) > 1:                # the root stays
                     out.pop()
                 continue
             out.append(seg)                                         # E
         if seg in _DOTS or seg in _DOTDOTS:                         # the '/' B or C leaves at the end
             out.append('')
-        return '/' + '/'.join(out) if out else ''
+        return '/'.join(out)
+    m = _DOT_SEGMENT_RE.search(path)
+    if m is None:
+        return path                                                 # E only
+    start, n = m.start(), len(path)          # E for every segment before the first dot-segment:
     done: list = []                  # [text, end]: settled output of earlier rounds, text[:end] kept
     if start > _BLOCK:
         done.append([path[:start], None])                           # settled at once
