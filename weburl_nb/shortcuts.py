@@ -104,7 +104,7 @@ def unchanged_url(url: str, base: None, charset: str | None) -> str | NoShortcut
         return NO_SHORTCUT          # `already_canonical`, inlined: the hot path (see above)
     return url
 
-# %% ../nbs/13_shortcuts.ipynb 13
+# %% ../nbs/13_shortcuts.ipynb 14
 class CanonicalBase(NamedTuple):
     "The parts of an already-canonical base that a clean link is joined to."
     origin: str             # `scheme://host`
@@ -160,7 +160,7 @@ def _clean_shape(url: str) -> LinkShape | None:
     return LinkShape(kind, 0, url)
 
 
-# %% ../nbs/13_shortcuts.ipynb 16
+# %% ../nbs/13_shortcuts.ipynb 17
 LINK_PATH_CHAR = char_class(lambda c: c not in '%?#\\')      # printable ASCII, `/` too
 _ENCODED_LINK = (f'(?:(/)(?!/)'                             # rooted,
                  f'|({_UP_STEPS})(?![./])'                  # `../` steps,
@@ -184,7 +184,7 @@ def _encoded_shape(url: str) -> LinkShape | None:
     return LinkShape('relative', start // 3, text)
 
 
-# %% ../nbs/13_shortcuts.ipynb 19
+# %% ../nbs/13_shortcuts.ipynb 20
 @lru_cache(maxsize=1024)
 def _link_shape(url: str) -> LinkShape | None:
     "The `LinkShape` of `url` (a clean kind, encoded or not), else `None`; cached."
@@ -214,7 +214,7 @@ def clean_link(url: str, base: str, charset: str | None) -> str | NoShortcut:
     return text                                                         # 5: steps 9-10
 
 
-# %% ../nbs/13_shortcuts.ipynb 23
+# %% ../nbs/13_shortcuts.ipynb 24
 _FAST_URL = (                                               # classes as printable-ASCII ranges (see above)
     r'([A-Za-z0-9+.\-]+)://'                                   # scheme
     r'([!"$-.0-9;->A-\[\]-~]+)'                                # host: no / \ ? # @ : (no user-info, no port)
@@ -223,7 +223,7 @@ _FAST_URL = (                                               # classes as printab
     r'(?:#([!-~]*))?')                                          # fragment
 _FAST_URL_RE = LazyRegex(_FAST_URL)
 
-# %% ../nbs/13_shortcuts.ipynb 26
+# %% ../nbs/13_shortcuts.ipynb 27
 _SCHEME_OR_AUTHORITY_RE = LazyRegex(r'[A-Za-z0-9+.\-]+:|[/\\]{2}')
 
 
@@ -339,7 +339,7 @@ def fast_relative(url: str, base: str | None, charset: str | None) -> str | NoSh
         out += '#' + canonicalize_fragment(fragment)
     return out
 
-# %% ../nbs/13_shortcuts.ipynb 31
+# %% ../nbs/13_shortcuts.ipynb 32
 _AUTHORITY_URL = LazyRegex(                     # no nested repeat: one class a group
     r'(?![Ff][Ii][Ll][Ee]:)'                    # `file` goes to the steps at once
     r'([A-Za-z0-9+.\-]{2,}):[/\\]{2}(?![/\\])'  # scheme, exactly two slash characters
@@ -388,7 +388,7 @@ def repaired_absolute(url: str, base: str | None,
         out += '#' + canonicalize_fragment(fragment)
     return out
 
-# %% ../nbs/13_shortcuts.ipynb 35
+# %% ../nbs/13_shortcuts.ipynb 36
 def parsed_once(url: str, base: None,
                 charset: str | None) -> str | None | NoShortcut:
     "The last tier without a base: the steps, the URL parsed once (base and reference)."
@@ -402,6 +402,6 @@ def parsed_once(url: str, base: None,
         r = resolve_relative_url(r, r)                          # resolution step 9
     return serialize_parsed_url(canonicalize_checked(r, charset, THIS))
 
-# %% ../nbs/13_shortcuts.ipynb 38
+# %% ../nbs/13_shortcuts.ipynb 39
 URL_TIERS = (unchanged_url, repaired_absolute, parsed_once)
 LINK_TIERS = (clean_link, fast_relative, repaired_absolute)
