@@ -261,9 +261,11 @@ _LITERAL_ESCAPE_SPLIT = _unreserved_escape_split_re('')                 # the sp
 def _decode_piece(s: str, split: LazyRegex = _UNRESERVED_ESCAPE_SPLIT) -> str:
     "`decode_unreserved` of `s`: text and captured digits alternate; each pair of digits becomes its character."
     parts = split.split(s)
-    if len(parts) == 1:
+    n = len(parts)
+    if n == 1:
         return s                                # no unreserved escape: nothing to copy
-    parts[1::2] = map(UNRESERVED_ESCAPES.__getitem__, parts[1::2])
+    for i in range(1, n, 2):                    # a loop beats `map` into a slice here
+        parts[i] = UNRESERVED_ESCAPES[parts[i]]
     return ''.join(parts)
 
 
