@@ -75,7 +75,8 @@ _PATH = (f'[{PATH_CHAR[1:-1]}/]*+'                            # up to a first `%
          f'[{PATH_CHAR[1:-1]}/%]*+)')                          # the rest of the run, whole
 _TAIL = f'(?:\\?{QUERY_CHAR}*)?(?:#{FRAGMENT_CHAR}*)?'
 _SCHEME = f"(?!(?:{'|'.join(sorted(NOT_HIERARCHICAL_SCHEMES | {'file'}))}):)[a-z0-9+.\\-]{{2,}}"
-_HOST = r'(?:[a-z0-9_~.\-]*\.)?(?!0x)[a-z0-9_~\-]*[a-z_~\-][0-9]*\.?'    # last label: not digits, not 0x
+# the last label, taken whole: not 0x..., not digits alone (see above)
+_HOST = r'(?:[a-z0-9_~.\-]*\.)?(?!0x)(?![0-9]*+(?![a-z_~\-]))[a-z0-9_~\-]++\.?'
 
 
 def canonical_url_pattern(groups: bool) -> str:
