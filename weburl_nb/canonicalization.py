@@ -318,7 +318,7 @@ def canonicalize_path(path: str | None, hierarchical: bool,
         if '%' not in path:
             return path                             # C7 and C8 leave it as it is
         if len(path) <= _DECODE_BLOCK and _MAY_MAKE_ESCAPE.search(path) is None:
-            return _decode_piece(path)              # C8 decodes; it has nothing to encode
+            return _decode_piece(path, _LITERAL_ESCAPE_SPLIT)  # C8 decodes; nothing to encode
     return encode_path(root_path(path, hierarchical), hierarchical, scheme)
 
 
