@@ -644,13 +644,16 @@ def canonicalize_host(s: str, scheme: str | None = None,
                       profile: HostProfile = THIS) -> str | None:
     "CanonicalizeHost of `s` (in a URL of `scheme`) as `profile` does it; `None`: fail."
     if profile is THIS:
-        if not s or _CANONICAL_NAME.fullmatch(s):
-            # Already canonical (THIS only; see above), or empty: the steps give '' for ''.
-            return s
+        if not s:
+            return s                    # the steps give '' for ''
         # An address in ASCII, as steps 25 and 27 read it (THIS only; see above); IPv4
-        # numbers start with a digit.
-        address = (bracketed_ipv6(s) if s[0] == '[' else
-                   canonicalize_ipv4(s) if '0' <= s[0] <= '9' else None)
-        if address is not None and trace_for('host') is OFF:
+        # numbers start with a digit. No address is of the already-canonical shape.
+        c = s[0]
+        address = (bracketed_ipv6(s) if c == '[' else
+                   canonicalize_ipv4(s) if '0' <= c <= '9' else None)
+        if address is None:
+            if _CANONICAL_NAME.fullmatch(s):
+                return s                # already canonical (THIS only; see above)
+        elif trace_for('host') is OFF:
             return address
     return cached_host_steps(s, scheme, profile)

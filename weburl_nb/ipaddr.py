@@ -26,12 +26,19 @@ def canonicalize_ipv4(s: str) -> str | None:
     "The spec's IPv4 canonicalization: dotted-decimal text of `s`, or `None` when `s` is no IPv4 address."
     m = _IPV4_RE.fullmatch(s)                                  # steps 1, 3-6: the shape
     if m is None: return None                                  # step 7
-    *leading, last = [ipv4_number(t) for t in m.groups() if t is not None]
+    a, b, c, d = m.groups()
+    if d is not None:                                          # step 3: four numbers, four bytes
+        a, b, c, d = [int(t) if t[0] != '0' and len(t) <= 3 else ipv4_number(t)
+                      for t in (a, b, c, d)]
+        if a > 255 or b > 255 or c > 255 or d > 255: return None   # step 7
+        return f'{a}.{b}.{c}.{d}'                              # step 8
+    *leading, last = [ipv4_number(t) for t in (a, b, c) if t is not None]
     if leading and max(leading) > 255: return None             # step 7: a leading number out of range
     if last >> (32 - 8 * len(leading)): return None            # step 7: the last number out of range
     addr = last                                                # step 2: the 32-bit *addr*
     for shift, v in zip((24, 16, 8), leading): addr |= v << shift
     return f'{addr >> 24}.{addr >> 16 & 255}.{addr >> 8 & 255}.{addr & 255}'   # step 8
+
 
 # %% ../nbs/03_ipaddr.ipynb 19
 _H16 = '[0-9A-Fa-f]{1,4}+'         # taken whole (see below)
@@ -82,18 +89,45 @@ def ipv6_groups(s: str) -> list[int] | None:
     return _groups(s)
 
 # %% ../nbs/03_ipaddr.ipynb 26
-_ZERO_RUNS = tuple(':' + '0:' * n for n in range(8, 1, -1))    # 8 zero groups down to 2
+def _shortened(text: str) -> str:
+    "Eight canonical groups, each after a `:`, then a `:`: the longest zero run as `::`."
+    i = text.find(':0:0:')
+    if i < 0: return text[1:-1]                  # no run of two zero groups
+    end = i + 4                                  # the `:` after the run's last `0`
+    while text.startswith(':0:', end): end += 2
+    best, best_end = i, end
+    i = text.find(':0:0:', end)
+    while i >= 0:                                # 4.2: a longer run further right
+        end = i + 4
+        while text.startswith(':0:', end): end += 2
+        if end - i > best_end - best: best, best_end = i, end
+        i = text.find(':0:0:', end)
+    return text[1:best] + '::' + text[best_end + 1:-1]
 
 def ipv6_text(groups: list[int]) -> str:
     "RFC 5952 section 4 text of eight 16-bit groups."
-    text = ':%x:%x:%x:%x:%x:%x:%x:%x:' % tuple(groups)         # 4.1, 4.3; a `:` at each end
-    if ':0:0:' not in text: return text[1:-1]                  # no run of two zero groups
-    for run in _ZERO_RUNS:                                     # 4.2: the longest run, the first of equals
-        i = text.find(run)
-        if i >= 0: return text[1:i] + '::' + text[i + len(run):-1]
-    return text[1:-1]
+    return _shortened(':%x:%x:%x:%x:%x:%x:%x:%x:' % tuple(groups))   # 4.1, 4.3
+
+
+# %% ../nbs/03_ipaddr.ipynb 28
+_IPV6_HEX = LazyRegex(rf'(?:{_H16}:){{7}}{_H16}'
+                      rf'|((?:{_H16}(?::{_H16}){{0,6}})?)'
+                      rf'::((?:{_H16}(?::{_H16}){{0,6}})?)')
+_LEADING_ZEROS = LazyRegex(r':0+(?=[0-9A-Fa-f])')
 
 def canonicalize_ipv6(s: str) -> str | None:
-    "The spec's IPv6 canonicalization of `s` (without brackets): RFC 5952 text, or `None` on failure."
+    "The spec's IPv6 canonicalization of `s` (no brackets): RFC 5952 text, or `None`: fail."
+    m = _IPV6_HEX.fullmatch(s)                       # hex groups alone (see above)
+    if m is not None:
+        left, right = m.groups()
+        if left is None:                             # eight groups
+            text = ':' + s + ':'
+        else:                                        # groups, `::`, groups
+            left = left + ':' if left else ''
+            right = right + ':' if right else ''
+            zeros = 8 - left.count(':') - right.count(':')
+            text = ':' + left + '0:' * zeros + right if zeros > 0 else None
+        if text is not None:
+            return _shortened(_LEADING_ZEROS.sub(':', text).lower())
     groups = ipv6_groups(s)                          # steps 1-2
     return None if groups is None else ipv6_text(groups)   # step 2, or step 3: fail
