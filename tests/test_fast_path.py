@@ -146,6 +146,29 @@ def test_random_urls_of_the_second_tier_shapes():
     assert not bad, f"{len(bad)} mismatches, first: {bad[:3]}"
 
 
+def test_random_file_urls_and_windows_paths():
+    """20,000 random `file:` URLs, drive paths and UNC paths on and near `file_shape`'s shape (inside
+    `parsed_once`): drives as `C:` and `C|`, `localhost`, hosts that change, dot-segments, `//`."""
+    import random
+    rng = random.Random(1800)
+    heads = ["file:///", "FILE:///", "file://localhost/", "file://LocalHost", "file://srv/", "file://SRV.example/",
+             "file://0x7f.1/", "file://1.2.3/", "file://xn--4gq.jp/", "file://a..b/", "file://-/", "file:////",
+             "file:/", "file:", "file:\\\\", "c:\\", "D:/", "c:", "\\\\srv\\", "\\\\Srv/",
+             "\\\\localhost\\", "\\\\\\srv\\", "\\\\0x7f.1\\"]
+    seg = ["a", "B", "x.html", ".", "..", "%2e", ".git", "C:", "c|", "Z:", "%41", "%7C", "|", "", "a b", "é", "~",
+           "a:b", "localhost", "%3F"]
+    tail = ["", "?", "?q=1", "?é", "?a b", "#", "#f", "#é", "?q#f", "#\x85"]
+    urls = []
+    for _ in range(10000):
+        path = rng.choice(["", "C|", "c:", "D|/", "%2e"]) + "".join(
+            rng.choice(["/", "\\"]) + rng.choice(seg) for _ in range(rng.randint(0, 4)))
+        urls.append(rng.choice(["", " ", "\t"]) + rng.choice(heads) + path + rng.choice(tail))
+    triples = [(u, None, None) for u in urls]
+    triples += [(u, None, rng.choice(["shift_jis", "windows-1252", "big5"])) for u in urls]
+    bad = _mismatches(triples)
+    assert not bad, f"{len(bad)} mismatches, first: {bad[:3]}"
+
+
 def test_random_links_against_canonical_bases():
     """20,000 random links on and near the clean shapes, those whose path needs percent-encoding
     among them, each against two already-canonical bases: `_link_shape` caches a link's reading

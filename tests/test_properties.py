@@ -62,3 +62,18 @@ def test_str_subclasses_give_plain_str(link, base, charset):
 @given(authority_text, st.one_of(st.none(), url_text), charsets)
 def test_absolute_urls_with_an_authority(url, base, charset):
     check(url, base, charset)
+
+
+# `file:` URLs, drive paths and UNC paths: `file_shape`'s shape (inside `parsed_once`) and its edges
+FILE_HEADS = ['file:///', 'FILE://', 'file://localhost/', 'File://LOCALHOST', 'file://srv/', 'file://Srv.x/',
+              'file://0x7f.1/', 'file:////', 'file:/', 'file:', 'c:\\', 'Z:/', 'c:', 'C|\\', '\\\\srv\\',
+              '\\\\LocalHost/', '\\\\\\srv\\', '\\\\1.2.3\\', ' \\\\a\t\\']
+FILE_ATOMS = ['a', 'B', '.', '..', '/', '\\', 'C:', 'd|', 'C|/', 'c:/', '%41', '%2e', '%7C', '|', '//', 'é',
+              ' ', '?', '#', '?q=1', '#f', '.git', 'localhost', '~x', ':', '\t']
+file_text = st.tuples(st.sampled_from(FILE_HEADS),
+                      st.lists(st.sampled_from(FILE_ATOMS), max_size=10).map(''.join)).map(''.join)
+
+
+@given(file_text, charsets)
+def test_file_urls_and_windows_paths(url, charset):
+    check(url, None, charset)

@@ -24,7 +24,7 @@ from .support import CACHED_LENGTH
 # %% auto 0
 __all__ = ['NO_SHORTCUT', 'PATH_CHAR', 'QUERY_CHAR', 'FRAGMENT_CHAR', 'LINK_PATH_CHAR', 'URL_TIERS', 'LINK_TIERS', 'NoShortcut',
            'char_class', 'canonical_url_pattern', 'already_canonical', 'unchanged_url', 'CanonicalBase', 'LinkShape',
-           'clean_link', 'BaseRecord', 'base_record', 'fast_relative', 'repaired_absolute', 'parsed_once']
+           'clean_link', 'BaseRecord', 'base_record', 'fast_relative', 'repaired_absolute', 'file_shape', 'parsed_once']
 
 # %% ../nbs/13_shortcuts.ipynb 5
 class NoShortcut:
@@ -389,12 +389,61 @@ def repaired_absolute(url: str, base: str | None,
         out += '#' + canonicalize_fragment(fragment)
     return out
 
-# %% ../nbs/13_shortcuts.ipynb 36
+# %% ../nbs/13_shortcuts.ipynb 38
+_FILE_SHAPE = LazyRegex(                        # no nested repeat: one class a group
+    r'(?:[Ff][Ii][Ll][Ee]://([A-Za-z0-9\-._~]*)(?=/)'            # file://host
+    r'(?:/([A-Za-z])[:|](?=[/\\]))?'                              # and a drive
+    r'|\\\\([A-Za-z0-9\-._~]+)(?=[/\\])'                          # or \\server
+    r'|([A-Za-z]):(?=[/\\]))'                                     # or a drive path
+    f'([{PATH_CHAR[1:-1]}/\\\\]*)'                                # the path, kept by C8
+    r'(?:\?([^#]*))?(?:#(.*))?', re.DOTALL)                       # query, fragment
+
+
+def file_shape(url: str, charset: str | None) -> str | NoShortcut:
+    "Within `parsed_once`: a plain `file:` URL, UNC path or drive path, without a base."
+    m = _FILE_SHAPE.fullmatch(preprocess(url))                      # parsing 1
+    if m is None:
+        return NO_SHORTCUT
+    host, drive, server, letter, path, query, fragment = m.groups()  # parsing 2, 4, 5
+    if letter is not None:
+        host, path = '', '/' + letter + ':' + path
+    elif server is not None:
+        host = server
+    elif drive is not None:
+        path = '/' + drive + ':' + path       # `C|` or `C:`: one segment to resolution
+    path = path.replace('\\', '/')
+    if '//' in path:                            # parsing: no third slash; C4: no `///`
+        return NO_SHORTCUT
+    if '/.' in path:
+        path = remove_dot_segments(path)                            # resolution 2.2
+        if '//' in path:
+            return NO_SHORTCUT
+    if host and host.lower() != 'localhost':                        # C4
+        canon = canonicalize_host(host, 'file')                     # C5
+        if canon is None or canon == 'localhost' or canonicalize_host(canon, 'file') != canon:
+            return NO_SHORTCUT                  # C9 would not end after round two
+        host = canon
+    else:
+        host = ''
+    if path[2:3] == ':' and path[1].isascii() and path[1].isalpha():   # C4: a drive
+        if path[3:4] != '/':
+            return NO_SHORTCUT
+    out = 'file://' + host + path                                   # serialization
+    if query is not None:
+        out += '?' + canonicalize_query(query, charset, True)       # C11
+    if fragment is not None:
+        out += '#' + canonicalize_fragment(fragment)
+    return out
+
+# %% ../nbs/13_shortcuts.ipynb 40
 def parsed_once(url: str, base: None,
                 charset: str | None) -> str | None | NoShortcut:
     "The last tier without a base: the steps, the URL parsed once (base and reference)."
     if base is not None:
         return NO_SHORTCUT
+    out = file_shape(url, charset)                               # see below
+    if out is not NO_SHORTCUT:
+        return out
     r = parse_url(url)
     if r.invalid:
         return None                                             # resolution step 4
@@ -403,6 +452,6 @@ def parsed_once(url: str, base: None,
         r = resolve_relative_url(r, r)                          # resolution step 9
     return serialize_parsed_url(canonicalize_checked(r, charset, THIS))
 
-# %% ../nbs/13_shortcuts.ipynb 39
+# %% ../nbs/13_shortcuts.ipynb 43
 URL_TIERS = (unchanged_url, repaired_absolute, parsed_once)
 LINK_TIERS = (clean_link, fast_relative, repaired_absolute)
