@@ -636,9 +636,9 @@ def host_cache_info() -> dict:
 
 # %% ../nbs/05_host.ipynb 81
 #| code-fold: true
-# No `.` first and no `..`; the labels but the last, as characters; the last label.
-_CANONICAL_NAME = LazyRegex(r'(?!\.|[a-z0-9_~.-]*\.\.)(?:[a-z0-9_~.-]*\.)?'
-                            r'(?![0-9]+\.?\Z|0x)[a-z0-9_~-]+\.?')
+# No `.` first and no `..`, then the characters of labels and dots: non-empty labels
+# joined by single dots, an optional final dot. Asked when `s` is no address (below).
+_CANONICAL_NAME = LazyRegex(r'(?!\.|[a-z0-9_~.-]*\.\.)[a-z0-9_~.-]+')
 
 def canonicalize_host(s: str, scheme: str | None = None,
                       profile: HostProfile = THIS) -> str | None:
@@ -647,13 +647,13 @@ def canonicalize_host(s: str, scheme: str | None = None,
         if not s:
             return s                    # the steps give '' for ''
         # An address in ASCII, as steps 25 and 27 read it (THIS only; see above); IPv4
-        # numbers start with a digit. No address is of the already-canonical shape.
+        # numbers start with a digit.
         c = s[0]
         address = (bracketed_ipv6(s) if c == '[' else
                    canonicalize_ipv4(s) if '0' <= c <= '9' else None)
         if address is None:
             if _CANONICAL_NAME.fullmatch(s):
-                return s                # already canonical (THIS only; see above)
+                return s                # already canonical, no address (THIS only; see above)
         elif trace_for('host') is OFF:
             return address
     return cached_host_steps(s, scheme, profile)
