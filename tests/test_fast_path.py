@@ -154,9 +154,9 @@ def test_random_file_urls_and_windows_paths():
     heads = ["file:///", "FILE:///", "file://localhost/", "file://LocalHost", "file://srv/", "file://SRV.example/",
              "file://0x7f.1/", "file://1.2.3/", "file://xn--4gq.jp/", "file://a..b/", "file://-/", "file:////",
              "file:/", "file:", "file:\\\\", "c:\\", "D:/", "c:", "\\\\srv\\", "\\\\Srv/",
-             "\\\\localhost\\", "\\\\\\srv\\", "\\\\0x7f.1\\"]
+             "\\\\localhost\\", "\\\\\\srv\\", "\\\\0x7f.1\\", "file:D:", "file:/c|", "file:\\C:", "file:d|\\", "file:/"]
     seg = ["a", "B", "x.html", ".", "..", "%2e", ".git", "C:", "c|", "Z:", "%41", "%7C", "|", "", "a b", "é", "~",
-           "a:b", "localhost", "%3F"]
+           "a:b", "localhost", "%3F", "%E4%be", "%25", "%zz", "%", "%2F", "%5c", "%3a", "%2", "%7e"]
     tail = ["", "?", "?q=1", "?é", "?a b", "#", "#f", "#é", "?q#f", "#\x85"]
     urls = []
     for _ in range(10000):

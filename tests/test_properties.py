@@ -67,9 +67,10 @@ def test_absolute_urls_with_an_authority(url, base, charset):
 # `file:` URLs, drive paths and UNC paths: `file_shape`'s shape (inside `parsed_once`) and its edges
 FILE_HEADS = ['file:///', 'FILE://', 'file://localhost/', 'File://LOCALHOST', 'file://srv/', 'file://Srv.x/',
               'file://0x7f.1/', 'file:////', 'file:/', 'file:', 'c:\\', 'Z:/', 'c:', 'C|\\', '\\\\srv\\',
-              '\\\\LocalHost/', '\\\\\\srv\\', '\\\\1.2.3\\', ' \\\\a\t\\']
+              '\\\\LocalHost/', '\\\\\\srv\\', '\\\\1.2.3\\', ' \\\\a\t\\', 'file:D:', 'file:/c|', 'file:\\C:']
 FILE_ATOMS = ['a', 'B', '.', '..', '/', '\\', 'C:', 'd|', 'C|/', 'c:/', '%41', '%2e', '%7C', '|', '//', 'é',
-              ' ', '?', '#', '?q=1', '#f', '.git', 'localhost', '~x', ':', '\t']
+              ' ', '?', '#', '?q=1', '#f', '.git', 'localhost', '~x', ':', '\t',
+              '%E4', '%25', '%zz', '%', '%2F', '%5c', '%3A', '%2']
 file_text = st.tuples(st.sampled_from(FILE_HEADS),
                       st.lists(st.sampled_from(FILE_ATOMS), max_size=10).map(''.join)).map(''.join)
 

@@ -394,9 +394,13 @@ _FILE_SHAPE = LazyRegex(                        # no nested repeat: one class a 
     r'(?:[Ff][Ii][Ll][Ee]://([A-Za-z0-9\-._~]*)(?=/)'            # file://host
     r'(?:/([A-Za-z])[:|](?=[/\\]))?'                              # and a drive
     r'|\\\\([A-Za-z0-9\-._~]+)(?=[/\\])'                          # or \\server
-    r'|([A-Za-z]):(?=[/\\]))'                                     # or a drive path
-    f'([{PATH_CHAR[1:-1]}/\\\\]*)'                                # the path, kept by C8
+    r'|([A-Za-z]):(?=[/\\])'                                      # or a drive path
+    r'|[Ff][Ii][Ll][Ee]:([/\\]?)([A-Za-z])[:|](?=[/\\]))'         # or file: and a drive
+    f'([{PATH_CHAR[1:-1]}%/\\\\]*)'                               # the path, kept by C8
     r'(?:\?([^#]*))?(?:#(.*))?', re.DOTALL)                       # query, fragment
+# escapes that resolution (`/`, `\`, `.`), C4 (`:`, `|`) or C8 (unreserved) would read
+_FILE_READ_ESCAPE = LazyRegex('%(?:' + escape_alternatives(
+    {*UNRESERVED_ESCAPES, '2E', '2e', '2F', '2f', '5C', '5c', '3A', '3a', '7C', '7c'}) + ')')
 
 
 def file_shape(url: str, charset: str | None) -> str | NoShortcut:
@@ -404,15 +408,21 @@ def file_shape(url: str, charset: str | None) -> str | NoShortcut:
     m = _FILE_SHAPE.fullmatch(preprocess(url))                      # parsing 1
     if m is None:
         return NO_SHORTCUT
-    host, drive, server, letter, path, query, fragment = m.groups()  # parsing 2, 4, 5
-    if letter is not None:
+    host, drive, server, letter, slash, letter2, path, query, fragment = m.groups()
+    if letter is not None:                                          # parsing 2, 4, 5
         host, path = '', '/' + letter + ':' + path
     elif server is not None:
         host = server
     elif drive is not None:
         path = '/' + drive + ':' + path       # `C|` or `C:`: one segment to resolution
+    elif letter2 is not None:
+        if not slash and '/.' in path.replace('\\', '/'):
+            return NO_SHORTCUT                  # resolution step 6: left to the steps
+        host, path = '', '/' + letter2 + ':' + path     # resolution 3, 6; C4: the host
     path = path.replace('\\', '/')
     if '//' in path:                            # parsing: no third slash; C4: no `///`
+        return NO_SHORTCUT
+    if '%' in path and _FILE_READ_ESCAPE.search(path) is not None:
         return NO_SHORTCUT
     if '/.' in path:
         path = remove_dot_segments(path)                            # resolution 2.2
