@@ -26,21 +26,22 @@ def canonicalize_ipv4(s: str) -> str | None:
     "The spec's IPv4 canonicalization: dotted-decimal text of `s`, or `None` when `s` is no IPv4 address."
     m = _IPV4_RE.fullmatch(s)                                  # steps 1, 3-6: the shape
     if m is None: return None                                  # step 7
-    a, b, c, d = m.groups()
-    if d is not None:                                          # step 3: four numbers, four bytes
-        a, b, c, d = [int(t) if t[0] != '0' and len(t) <= 3 else ipv4_number(t)
-                      for t in (a, b, c, d)]
+    a, b, c, d = [t if t is None else int(t) if t[0] != '0' and len(t) <= 10
+                  else ipv4_number(t) for t in m.groups()]
+    if d is not None:                                          # step 3: four bytes
         if a > 255 or b > 255 or c > 255 or d > 255: return None   # step 7
         return f'{a}.{b}.{c}.{d}'                              # step 8
-    *leading, last = [ipv4_number(t) for t in (a, b, c) if t is not None]
-    if leading and max(leading) > 255: return None             # step 7: a leading number out of range
-    if last >> (32 - 8 * len(leading)): return None            # step 7: the last number out of range
-    addr = last                                                # step 2: the 32-bit *addr*
-    for shift, v in zip((24, 16, 8), leading): addr |= v << shift
-    return f'{addr >> 24}.{addr >> 16 & 255}.{addr >> 8 & 255}.{addr & 255}'   # step 8
+    if c is not None:                                          # step 4: two bytes, 16 bits
+        if a > 255 or b > 255 or c > 0xFFFF: return None
+        return f'{a}.{b}.{c >> 8}.{c & 255}'
+    if b is not None:                                          # step 5: a byte, 24 bits
+        if a > 255 or b > 0xFFFFFF: return None
+        return f'{a}.{b >> 16}.{b >> 8 & 255}.{b & 255}'
+    if a > 0xFFFFFFFF: return None                             # step 6: 32 bits
+    return f'{a >> 24}.{a >> 16 & 255}.{a >> 8 & 255}.{a & 255}'
 
 
-# %% ../nbs/03_ipaddr.ipynb 19
+# %% ../nbs/03_ipaddr.ipynb 20
 _H16 = '[0-9A-Fa-f]{1,4}+'         # taken whole (see below)
 _OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9]|0[0-9]{1,2})'
 _EMBEDDED_IPV4 = rf'{_OCTET}\.{_OCTET}\.{_OCTET}\.{_OCTET}'
@@ -64,7 +65,7 @@ _IPV6_RE = LazyRegex('|'.join(f'(?:{_ipv6_alternative(b, a)})' for b, a in [
     (7, ''),
 ]))
 
-# %% ../nbs/03_ipaddr.ipynb 23
+# %% ../nbs/03_ipaddr.ipynb 24
 def _groups(part: str) -> list[int]:
     "The 16-bit groups of one side of `::` (the last item may be an embedded IPv4 address)."
     if not part: return []
@@ -88,7 +89,7 @@ def ipv6_groups(s: str) -> list[int] | None:
         return left + [0] * (8 - len(left) - len(right)) + right
     return _groups(s)
 
-# %% ../nbs/03_ipaddr.ipynb 26
+# %% ../nbs/03_ipaddr.ipynb 27
 def _shortened(text: str) -> str:
     "Eight canonical groups, each after a `:`, then a `:`: the longest zero run as `::`."
     i = text.find(':0:0:')
@@ -109,7 +110,7 @@ def ipv6_text(groups: list[int]) -> str:
     return _shortened(':%x:%x:%x:%x:%x:%x:%x:%x:' % tuple(groups))   # 4.1, 4.3
 
 
-# %% ../nbs/03_ipaddr.ipynb 28
+# %% ../nbs/03_ipaddr.ipynb 29
 _IPV6_HEX = LazyRegex(rf'(?:{_H16}:){{7}}{_H16}'
                       rf'|((?:{_H16}(?::{_H16}){{0,6}})?)'
                       rf'::((?:{_H16}(?::{_H16}){{0,6}})?)')
