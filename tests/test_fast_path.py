@@ -156,7 +156,8 @@ def test_random_file_urls_and_windows_paths():
              "file:/", "file:", "file:\\\\", "c:\\", "D:/", "c:", "\\\\srv\\", "\\\\Srv/",
              "\\\\localhost\\", "\\\\\\srv\\", "\\\\0x7f.1\\", "file:D:", "file:/c|", "file:\\C:", "file:d|\\", "file:/"]
     seg = ["a", "B", "x.html", ".", "..", "%2e", ".git", "C:", "c|", "Z:", "%41", "%7C", "|", "", "a b", "é", "~",
-           "a:b", "localhost", "%3F", "%E4%be", "%25", "%zz", "%", "%2F", "%5c", "%3a", "%2", "%7e"]
+           "a:b", "localhost", "%3F", "%E4%be", "%25", "%zz", "%", "%2F", "%5c", "%3a", "%2", "%7e",
+           "\u6771\u4eac", "\U0001f600", "\ufdd0", "\u00e9:", "%3\u00e9", "\u0130"]
     tail = ["", "?", "?q=1", "?é", "?a b", "#", "#f", "#é", "?q#f", "#\x85"]
     urls = []
     for _ in range(10000):

@@ -11,6 +11,7 @@ from functools import lru_cache
 from .canonicalization import canonicalize_fragment, canonicalize_parsed_url, canonicalize_path
 from .canonicalization import canonicalize_query, canonicalize_scheme, protect_double_slash
 from .canonicalization import canonicalize_checked, canonicalize_port, canonicalize_userinfo
+from .canonicalization import encode_path
 from .canonicalization import FRAGMENT_OCTETS, PATH_OCTETS, QUERY_OCTETS, EncodeSet
 from .canonicalization import UNRESERVED_ESCAPES, escape_alternatives, percent_encode
 from .charclasses import NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, LazyRegex, NamedTuple
@@ -396,7 +397,7 @@ _FILE_SHAPE = LazyRegex(                        # no nested repeat: one class a 
     r'|\\\\([A-Za-z0-9\-._~]+)(?=[/\\])'                          # or \\server
     r'|([A-Za-z]):(?=[/\\])'                                      # or a drive path
     r'|[Ff][Ii][Ll][Ee]:([/\\]?)([A-Za-z])[:|](?=[/\\]))'         # or file: and a drive
-    f'([{PATH_CHAR[1:-1]}%/\\\\]*)'                               # the path, kept by C8
+    f'([{PATH_CHAR[1:-1]}%/\\\\\x80-\U0010ffff]*)'                # the path: C8 encodes non-ASCII only
     r'(?:\?([^#]*))?(?:#(.*))?', re.DOTALL)                       # query, fragment
 # escapes that resolution (`/`, `\`, `.`), C4 (`:`, `|`) or C8 (unreserved) would read
 _FILE_READ_ESCAPE = LazyRegex('%(?:' + escape_alternatives(
@@ -438,6 +439,8 @@ def file_shape(url: str, charset: str | None) -> str | NoShortcut:
     if path[2:3] == ':' and path[1].isascii() and path[1].isalpha():   # C4: a drive
         if path[3:4] != '/':
             return NO_SHORTCUT
+    if not path.isascii():
+        path = encode_path(path, True, 'file')                      # C8: UTF-8 escapes
     out = 'file://' + host + path                                   # serialization
     if query is not None:
         out += '?' + canonicalize_query(query, charset, True)       # C11
