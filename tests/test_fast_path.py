@@ -211,3 +211,17 @@ def test_host_addresses():
     with Recording() as r:
         assert canonicalize_host("[0:0::1]", "http") == "[::1]"
     assert "25" in [s.number for s in r.steps if s.section == "host"]
+
+
+def test_bracketed_authorities():
+    """The repair tier takes an authority with no `@` that starts with `[` and ends with `]` as all
+    host, without `split_authority`: random authorities of brackets, colons, `@`, hex and other
+    characters, with and without a port, give the steps' answer."""
+    import random
+    rng = random.Random(362)
+    chars = "[]:@1aF.%x "
+    urls = ["http://[" + "".join(rng.choice(chars) for _ in range(rng.randint(0, 8)))
+            + rng.choice(["]", "", "]]", "]:80", ":]"]) + rng.choice(["/p", "", "?q"])
+            for _ in range(20000)]
+    bad = _mismatches([(u, None, None) for u in urls])
+    assert not bad, f"{len(bad)} mismatches, first: {bad[:3]}"

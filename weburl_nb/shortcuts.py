@@ -360,7 +360,8 @@ def repaired_absolute(url: str, base: str | None,
     scheme = scheme_text.lower()                                    # C2
     if scheme in _LEFT_TO_THE_STEPS:            # `_no_shortcut_scheme`: two characters at least
         return NO_SHORTCUT
-    if '@' in authority or ':' in authority:
+    if '@' in authority or (':' in authority       # an IPv6 literal alone: all host
+                            and not (authority[0] == '[' and authority[-1] == ']')):
         user, password, host, port = split_authority(authority)     # parsing 6
     else:
         user = password = port = None           # quick exit (see above): all host
