@@ -70,7 +70,7 @@ FILE_HEADS = ['file:///', 'FILE://', 'file://localhost/', 'File://LOCALHOST', 'f
               '\\\\LocalHost/', '\\\\\\srv\\', '\\\\1.2.3\\', ' \\\\a\t\\', 'file:D:', 'file:/c|', 'file:\\C:']
 FILE_ATOMS = ['a', 'B', '.', '..', '/', '\\', 'C:', 'd|', 'C|/', 'c:/', '%41', '%2e', '%7C', '|', '//', 'é',
               ' ', '?', '#', '?q=1', '#f', '.git', 'localhost', '~x', ':', '\t',
-              '%E4', '%25', '%zz', '%', '%2F', '%5c', '%3A', '%2', '\u6771', '\U0001f600', '\ufdd0', '\ud800']
+              '%E4', '%25', '%zz', '%', '%2F', '%5c', '%3A', '%2', '\u6771', '\U0001f600', '\ufdd0', '\ud800', '%61', '%%41', '%4%', '%2E%2e']
 file_text = st.tuples(st.sampled_from(FILE_HEADS),
                       st.lists(st.sampled_from(FILE_ATOMS), max_size=10).map(''.join)).map(''.join)
 

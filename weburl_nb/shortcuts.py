@@ -398,11 +398,11 @@ _FILE_SHAPE = LazyRegex(                        # no nested repeat: one class a 
     r'|\\\\([A-Za-z0-9\-._~]+)(?=[/\\])'                          # or \\server
     r'|([A-Za-z]):(?=[/\\])'                                      # or a drive path
     r'|[Ff][Ii][Ll][Ee]:([/\\]?)([A-Za-z])[:|](?=[/\\]))'         # or file: and a drive
-    f'([{PATH_CHAR[1:-1]}%/\\\\\x80-\U0010ffff]*)'                # the path: C8 encodes non-ASCII only
+    f'([{PATH_CHAR[1:-1]}%/\\\\\x80-\U0010ffff]*)'                # the path (see the shape)
     r'(?:\?([^#]*))?(?:#(.*))?', re.DOTALL)                       # query, fragment
-# escapes that resolution (`/`, `\`, `.`), C4 (`:`, `|`) or C8 (unreserved) would read
-_FILE_READ_ESCAPE = LazyRegex('%(?:' + escape_alternatives(
-    {*UNRESERVED_ESCAPES, '2E', '2e', '2F', '2f', '5C', '5c', '3A', '3a', '7C', '7c'}) + ')')
+# escapes that the `file:` decoding (`/`, `\`) or C4 (`:`, `|`) would read
+_FILE_READ_ESCAPE = LazyRegex('%(?:2[Ff]|5[Cc]|3[Aa]|7[Cc])')
+_MAY_MAKE_ESCAPE = LazyRegex('%[0-9A-Fa-f]?%')     # where C8 may hold an escape back (06)
 
 
 def file_shape(url: str, charset: str | None) -> str | NoShortcut:
@@ -418,18 +418,19 @@ def file_shape(url: str, charset: str | None) -> str | NoShortcut:
     elif drive is not None:
         path = '/' + drive + ':' + path       # `C|` or `C:`: one segment to resolution
     elif letter2 is not None:
-        if not slash and '/.' in path.replace('\\', '/'):
+        if not slash and ('/.' in path.replace('\\', '/') or '%' in path):
             return NO_SHORTCUT                  # resolution step 6: left to the steps
         host, path = '', '/' + letter2 + ':' + path     # resolution 3, 6; C4: the host
     path = path.replace('\\', '/')
     if '//' in path:                            # parsing: no third slash; C4: no `///`
         return NO_SHORTCUT
-    if '%' in path and _FILE_READ_ESCAPE.search(path) is not None:
+    escaped = '%' in path
+    if escaped and (_FILE_READ_ESCAPE.search(path) or _MAY_MAKE_ESCAPE.search(path)):
         return NO_SHORTCUT
-    if '/.' in path:
+    if '/.' in path or escaped:
         path = remove_dot_segments(path)                            # resolution 2.2
-        if '//' in path:
-            return NO_SHORTCUT
+        if '//' in path or '%' in path[:path.find('/', 1) % (len(path) + 1)]:
+            return NO_SHORTCUT                  # C4 reads no escape in the first segment
     if host and host.lower() != 'localhost':                        # C4
         canon = canonicalize_host(host, 'file')                     # C5
         if canon is None or canon == 'localhost' or canonicalize_host(canon, 'file') != canon:
@@ -440,8 +441,8 @@ def file_shape(url: str, charset: str | None) -> str | NoShortcut:
     if path[2:3] == ':' and path[1].isascii() and path[1].isalpha():   # C4: a drive
         if path[3:4] != '/':
             return NO_SHORTCUT
-    if not path.isascii():
-        path = encode_path(path, True, 'file')                      # C8: UTF-8 escapes
+    if escaped or not path.isascii():
+        path = encode_path(path, True, 'file')                      # C8
     out = 'file://' + host + path                                   # serialization
     if query is not None:
         out += '?' + canonicalize_query(query, charset, True)       # C11
