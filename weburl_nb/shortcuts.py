@@ -17,7 +17,7 @@ from .canonicalization import UNRESERVED_ESCAPES, escape_alternatives, percent_e
 from .charclasses import NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, LazyRegex, NamedTuple
 from .charclasses import preprocess
 from .host import THIS, canonicalize_host
-from .parsing import ParsedURL, parse_url, split_authority
+from .parsing import ParsedURL, parse_preprocessed, parse_url, split_authority
 from .resolution import merge_path, remove_dot_segments, settled_path, resolve_relative_url
 from .serialization import serialize_parsed_url
 from .support import CACHED_LENGTH
@@ -405,9 +405,9 @@ _FILE_READ_ESCAPE = LazyRegex('%(?:2[Ff]|5[Cc]|3[Aa]|7[Cc])')
 _MAY_MAKE_ESCAPE = LazyRegex('%[0-9A-Fa-f]?%')     # where C8 may hold an escape back (06)
 
 
-def file_shape(url: str, charset: str | None) -> str | NoShortcut:
-    "Within `parsed_once`: a plain `file:` URL, UNC path or drive path, without a base."
-    m = _FILE_SHAPE.fullmatch(preprocess(url))                      # parsing 1
+def file_shape(s: str, charset: str | None) -> str | NoShortcut:
+    "Within `parsed_once`: a plain `file:` URL, UNC path or drive path `s`, preprocessed."
+    m = _FILE_SHAPE.fullmatch(s)
     if m is None:
         return NO_SHORTCUT
     host, drive, server, letter, slash, letter2, path, query, fragment = m.groups()
@@ -456,10 +456,11 @@ def parsed_once(url: str, base: None,
     "The last tier without a base: the steps, the URL parsed once (base and reference)."
     if base is not None:
         return NO_SHORTCUT
-    out = file_shape(url, charset)                               # see below
+    s = preprocess(url)                         # parse_url's first step, done once
+    out = file_shape(s, charset)                                 # see above
     if out is not NO_SHORTCUT:
         return out
-    r = parse_url(url)
+    r = parse_preprocessed(s)
     if r.invalid:
         return None                                             # resolution step 4
     if r.hierarchical and (r.has_authority or r.path or r.query is not None
