@@ -18,11 +18,11 @@ from .trace import OFF, register, trace_for
 
 # %% auto 0
 __all__ = ['USERINFO_OCTETS', 'PATH_OCTETS', 'QUERY_OCTETS', 'OPAQUE_PATH_OCTETS', 'C1_OCTETS', 'FRAGMENT_OCTETS',
-           'DEFAULT_PORTS', 'UNRESERVED_ESCAPES', 'EncodeSet', 'percent_encode', 'canonicalize_scheme',
-           'canonicalize_userinfo', 'canonicalize_file_hostpath', 'canonicalize_port', 'escape_alternatives',
-           'decode_unreserved', 'root_path', 'encode_path', 'canonicalize_path', 'read_path_again',
-           'protect_double_slash', 'canonicalize_query', 'canonicalize_fragment', 'check_options', 'check_arguments',
-           'canonicalize_parsed_url', 'unresolved_path', 'canonicalize_checked', 'port_failure']
+           'DEFAULT_PORTS', 'UNRESERVED_ESCAPES', 'MAY_MAKE_ESCAPE', 'EncodeSet', 'percent_encode',
+           'canonicalize_scheme', 'canonicalize_userinfo', 'canonicalize_file_hostpath', 'canonicalize_port',
+           'escape_alternatives', 'decode_unreserved', 'root_path', 'encode_path', 'canonicalize_path',
+           'read_path_again', 'protect_double_slash', 'canonicalize_query', 'canonicalize_fragment', 'check_options',
+           'check_arguments', 'canonicalize_parsed_url', 'unresolved_path', 'canonicalize_checked', 'port_failure']
 
 # %% ../nbs/06_canonicalization.ipynb 7
 def _escape_bytes(data: bytes, octets: 'EncodeSet') -> str:
@@ -302,7 +302,7 @@ def encode_path(path: str | None, hierarchical: bool, scheme: str | None) -> str
     if not (hierarchical or scheme == 'mailto'):
         return percent_encode(path, None, OPAQUE_PATH_OCTETS)
     held = percent_encode(decode_unreserved(path), None, PATH_OCTETS)
-    if '%' not in path or not _MAY_MAKE_ESCAPE.search(path):
+    if '%' not in path or not MAY_MAKE_ESCAPE.search(path):
         return held                                 # nothing was held back
     literal = percent_encode(decode_unreserved(path, literal=True), None, PATH_OCTETS)
     if literal != held and not _settled(literal, hierarchical, scheme):
@@ -317,7 +317,7 @@ def canonicalize_path(path: str | None, hierarchical: bool,
     if hierarchical and path and _PATH_KEPT.fullmatch(path) is not None:   # quick exits (see above)
         if '%' not in path:
             return path                             # C7 and C8 leave it as it is
-        if len(path) <= _DECODE_BLOCK and _MAY_MAKE_ESCAPE.search(path) is None:
+        if len(path) <= _DECODE_BLOCK and MAY_MAKE_ESCAPE.search(path) is None:
             return _decode_piece(path, _LITERAL_ESCAPE_SPLIT)  # C8 decodes; nothing to encode
     return encode_path(root_path(path, hierarchical), hierarchical, scheme)
 
@@ -327,7 +327,7 @@ _PATH_KEPT = LazyRegex('/[' + re.escape(''.join(
     chr(b) for b in range(0x80) if b not in PATH_OCTETS.octets)) + ']*')
 
 
-_MAY_MAKE_ESCAPE = LazyRegex('%[0-9A-Fa-f]?%')     # where the note may hold an escape back
+MAY_MAKE_ESCAPE = LazyRegex('%[0-9A-Fa-f]?%')     # where the note may hold an escape back
 
 
 def read_path_again(path: str, hierarchical: bool, scheme: str | None) -> str:

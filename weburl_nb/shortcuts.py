@@ -14,6 +14,7 @@ from .canonicalization import canonicalize_checked, canonicalize_port, canonical
 from .canonicalization import encode_path
 from .canonicalization import FRAGMENT_OCTETS, PATH_OCTETS, QUERY_OCTETS, EncodeSet
 from .canonicalization import UNRESERVED_ESCAPES, escape_alternatives, percent_encode
+from .canonicalization import MAY_MAKE_ESCAPE
 from .charclasses import NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, LazyRegex, NamedTuple
 from .charclasses import preprocess
 from .host import THIS, canonicalize_host
@@ -402,7 +403,6 @@ _FILE_SHAPE = LazyRegex(                        # no nested repeat: one class a 
     r'(?:\?([^#]*))?(?:#(.*))?', re.DOTALL)                       # query, fragment
 # escapes that the `file:` decoding (`/`, `\`) or C4 (`:`, `|`) would read
 _FILE_READ_ESCAPE = LazyRegex('%(?:2[Ff]|5[Cc]|3[Aa]|7[Cc])')
-_MAY_MAKE_ESCAPE = LazyRegex('%[0-9A-Fa-f]?%')     # where C8 may hold an escape back (06)
 
 
 def file_shape(s: str, charset: str | None) -> str | NoShortcut:
@@ -425,7 +425,7 @@ def file_shape(s: str, charset: str | None) -> str | NoShortcut:
     if '//' in path:                            # parsing: no third slash; C4: no `///`
         return NO_SHORTCUT
     escaped = '%' in path
-    if escaped and (_FILE_READ_ESCAPE.search(path) or _MAY_MAKE_ESCAPE.search(path)):
+    if escaped and (_FILE_READ_ESCAPE.search(path) or MAY_MAKE_ESCAPE.search(path)):
         return NO_SHORTCUT
     if '/.' in path or escaped:
         path = remove_dot_segments(path)                            # resolution 2.2
