@@ -314,6 +314,13 @@ def _merge_clean(directory: str, path: str) -> str | None:
     return directory[:cut + 1] + rest
 
 
+def _query_and_fragment(query: str | None, fragment: str | None,
+                        charset: str | None) -> str:
+    "C11 and serialization of the query and fragment: `?query#fragment`, each part if present."
+    tail = '' if query is None else '?' + canonicalize_query(query, charset, True)
+    return tail if fragment is None else tail + '#' + canonicalize_fragment(fragment)
+
+
 def fast_relative(url: str, base: str | None, charset: str | None) -> str | NoShortcut:
     "The fourth tier: a relative link `url` against a base with a canonical prefix."
     record = None if base is None else base_record(base)
@@ -335,12 +342,8 @@ def fast_relative(url: str, base: str | None, charset: str | None) -> str | NoSh
         path = settled_path(b.path, False)                                  # step 4 (as 02's note)
     else:
         path, query = settled_path(b.path, False), b.query                  # step 5 (as 02's note)
-    out = prefix + canonicalize_path(path, True, scheme)                    # C7-C8
-    if query is not None:
-        out += '?' + canonicalize_query(query, charset, True)               # C11
-    if fragment is not None:
-        out += '#' + canonicalize_fragment(fragment)
-    return out
+    return (prefix + canonicalize_path(path, True, scheme)                  # C7-C8
+            + _query_and_fragment(query, fragment, charset))                # C11
 
 # %% ../nbs/13_shortcuts.ipynb 32
 _AUTHORITY_URL = LazyRegex(                     # no nested repeat: one class a group
@@ -386,11 +389,7 @@ def repaired_absolute(url: str, base: str | None,
     if not host:                                                    # else: C10 changes nothing
         path = protect_double_slash(path, scheme, user, password, host, port)   # C10
     out += (host if port is None else host + ':' + port) + path     # serialization
-    if query is not None:
-        out += '?' + canonicalize_query(query, charset, True)       # C11
-    if fragment is not None:
-        out += '#' + canonicalize_fragment(fragment)
-    return out
+    return out + _query_and_fragment(query, fragment, charset)      # C11
 
 # %% ../nbs/13_shortcuts.ipynb 38
 _FILE_SHAPE = LazyRegex(                        # no nested repeat: one class a group
@@ -443,12 +442,8 @@ def file_shape(s: str, charset: str | None) -> str | NoShortcut:
             return NO_SHORTCUT
     if escaped or not path.isascii():
         path = encode_path(path, True, 'file')                      # C8
-    out = 'file://' + host + path                                   # serialization
-    if query is not None:
-        out += '?' + canonicalize_query(query, charset, True)       # C11
-    if fragment is not None:
-        out += '#' + canonicalize_fragment(fragment)
-    return out
+    return ('file://' + host + path                                 # serialization
+            + _query_and_fragment(query, fragment, charset))        # C11
 
 # %% ../nbs/13_shortcuts.ipynb 40
 def parsed_once(url: str, base: None,
