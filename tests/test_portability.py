@@ -46,7 +46,7 @@ def _both_routes(url: str, base: str | None = None):
     return fast
 
 
-# --- `_PATH` (07e_shortcuts), inside `_CANONICAL_URL_RE` and `_CLEAN_LINK_RE` -------------------
+# --- `_PATH` (07f_shortcuts), inside `_CANONICAL_URL_RE` and `_CLEAN_LINK_RE` -------------------
 
 def test_path_in_canonical_url_re():
     "A path with an unreserved escape is not already canonical: C8 decodes it."
@@ -98,7 +98,7 @@ def test_canonical_name():
     assert _both_routes('http://-./x') == 'http://-./x'
 
 
-# --- the `../` steps (07e_shortcuts): `_CLEAN_LINK_RE`'s `up` and `_LEADING_UP_RE` ---------------
+# --- the `../` steps (07f_shortcuts): `_CLEAN_LINK_RE`'s `up` and `_LEADING_UP_RE` ---------------
 
 def test_up_steps():
     "The steps are `../` as many times as the link starts with it, never more, never fewer."
