@@ -14,8 +14,7 @@ import types
 from .parsing import ParsedURL, parse_url
 from .resolution import resolve_url
 from .serialization import serialize_parsed_url
-from .canonicalization import canonicalize_parsed_url
-from .entry import url_to_canon_url
+from .entry import canonicalize_parsed_url, url_to_canon_url
 from .host import profile_for
 
 # The names imported on first use, and the module of each.

@@ -10,8 +10,8 @@ from collections.abc import Callable
 
 from .encoding import by_character, encoder, encoder_for
 from .charclasses import DIGIT, NOT_HIERARCHICAL_SCHEMES, UNRESERVED, LazyRegex
-from .charclasses import DRIVE_SPEC_RE, check_type
-from .host import THIS, HostProfile, canonicalize_host, profile_for
+from .charclasses import DRIVE_SPEC_RE
+from .host import HostProfile, canonicalize_host
 from .parsing import INVALID, ParsedURL
 from .resolution import decode_file_slashes, remove_dot_segments
 from .trace import OFF, register, trace_for
@@ -21,8 +21,8 @@ __all__ = ['USERINFO_OCTETS', 'PATH_OCTETS', 'QUERY_OCTETS', 'OPAQUE_PATH_OCTETS
            'DEFAULT_PORTS', 'UNRESERVED_ESCAPES', 'MAY_MAKE_ESCAPE', 'EncodeSet', 'percent_encode',
            'canonicalize_scheme', 'canonicalize_userinfo', 'canonicalize_file_hostpath', 'canonicalize_port',
            'escape_alternatives', 'decode_unreserved', 'root_path', 'encode_path', 'canonicalize_path',
-           'read_path_again', 'protect_double_slash', 'canonicalize_query', 'canonicalize_fragment', 'check_options',
-           'check_arguments', 'canonicalize_parsed_url', 'unresolved_path', 'canonicalize_checked', 'port_failure']
+           'read_path_again', 'protect_double_slash', 'canonicalize_query', 'canonicalize_fragment', 'unresolved_path',
+           'canonicalize_checked', 'port_failure']
 
 # %% ../nbs/06_canonicalization.ipynb 7
 def _escape_bytes(data: bytes, octets: 'EncodeSet') -> str:
@@ -369,25 +369,6 @@ def canonicalize_fragment(fragment: str | None) -> str | None:
     return percent_encode(fragment, None, FRAGMENT_OCTETS)
 
 # %% ../nbs/06_canonicalization.ipynb 45
-def check_options(func: str, charset, browser) -> tuple[str | None, HostProfile]:
-    "`charset` and the profile named `browser`, checked for function `func`."
-    charset = check_type(func, 'charset', charset, str, optional=True)
-    if charset is not None:
-        encoder_for(charset)                # LookupError for a label naming no encoding
-    return charset, profile_for(check_type(func, 'browser', browser))
-
-
-def check_arguments(func: str, url, base, charset,
-                    browser) -> tuple[str, str | None, str | None, HostProfile]:
-    "`url`, `base`, `charset` and the profile of `browser`, checked for `func`."
-    if (url.__class__ is str and (base is None or base.__class__ is str)
-            and charset is None and browser == 'this'):
-        return url, base, None, THIS            # the common call: nothing to convert
-    url = check_type(func, 'url', url)
-    base = check_type(func, 'base', base, str, optional=True)
-    return (url, base, *check_options(func, charset, browser))
-
-# %% ../nbs/06_canonicalization.ipynb 48
 _MAX_HOSTPATH_ROUNDS = 16
 
 
@@ -406,19 +387,6 @@ def _skip_localhost_rounds(path: str, scheme: str, profile) -> str:
     return path[end:] if end else path
 
 
-def canonicalize_parsed_url(u: ParsedURL, charset: str | None = None,
-                            browser: str = 'this') -> ParsedURL:
-    """The steps to canonicalize a *resolved* URL (`resolve_url` first: `ValueError` if
-    resolution would still change its path); `charset` encodes the query, `browser` picks
-    the host profile. `canonicalize_parsed_url(resolve_url('b/../c', parse_url('http://a/')))`"""
-    u = check_type('canonicalize_parsed_url', 'u', u, ParsedURL)
-    charset, profile = check_options('canonicalize_parsed_url', charset, browser)
-    if (path := unresolved_path(u)) is not None:
-        raise ValueError(f'canonicalize_parsed_url() wants a resolved URL: the path {path!r} '
-                         'still has dot-segments or backslashes; call resolve_url first')
-    return canonicalize_checked(u, charset, profile)
-
-
 def unresolved_path(u: ParsedURL) -> str | None:
     "The path of hierarchical *u* if resolution would change it (dot-segments), else None."
     if u.invalid or not u.hierarchical or not u.path:
@@ -430,7 +398,7 @@ def unresolved_path(u: ParsedURL) -> str | None:
 
 def canonicalize_checked(u: ParsedURL, charset: str | None,
                          profile: HostProfile) -> ParsedURL:
-    "`canonicalize_parsed_url`, for arguments already checked (`check_arguments`)."
+    "C1-C11 on a resolved URL *u*, with the query in `charset` and the host in `profile`."
     scheme, user, password, host, port, path, query, fragment, invalid, hierarchical = u
     # C1: an invalid URL stays as it is.
     if invalid:
@@ -503,7 +471,7 @@ def port_failure(port: str) -> str:
     "Why C6 fails for `port`: `port-out-of-range` if digits, else `port-not-digits`."
     return 'port-out-of-range' if _DIGITS_RE.fullmatch(port) else 'port-not-digits'
 
-# %% ../nbs/06_canonicalization.ipynb 50
+# %% ../nbs/06_canonicalization.ipynb 47
 register('canon', 'Canonicalization', 'canonicalization', {
     'C2': 'scheme lowercased',
     'C3': 'user-info: empty parts dropped, the rest percent-encoded',

@@ -5,9 +5,10 @@
 # %% ../nbs/07g_entry.ipynb 2
 from __future__ import annotations
 
-from .canonicalization import canonicalize_checked, check_arguments
-from .charclasses import NamedTuple
-from .host import THIS, HostProfile
+from .canonicalization import canonicalize_checked, unresolved_path
+from .charclasses import NamedTuple, check_type
+from .encoding import encoder_for
+from .host import THIS, HostProfile, profile_for
 from .parsing import ParsedURL, parse_in_profile, parse_preprocessed
 from .resolution import read_reference, resolve_checked
 from .serialization import serialize_parsed_url
@@ -15,9 +16,29 @@ from .shortcuts import LINK_TIERS, NO_SHORTCUT, URL_TIERS, base_record
 from .trace import untraced
 
 # %% auto 0
-__all__ = ['Stages', 'pipeline', 'url_to_canon_url_steps', 'url_to_canon_url']
+__all__ = ['check_options', 'check_arguments', 'Stages', 'pipeline', 'url_to_canon_url_steps', 'url_to_canon_url',
+           'canonicalize_parsed_url']
 
 # %% ../nbs/07g_entry.ipynb 6
+def check_options(func: str, charset, browser) -> tuple[str | None, HostProfile]:
+    "`charset` and the profile named `browser`, checked for function `func`."
+    charset = check_type(func, 'charset', charset, str, optional=True)
+    if charset is not None:
+        encoder_for(charset)                # LookupError for a label naming no encoding
+    return charset, profile_for(check_type(func, 'browser', browser))
+
+
+def check_arguments(func: str, url, base, charset,
+                    browser) -> tuple[str, str | None, str | None, HostProfile]:
+    "`url`, `base`, `charset` and the profile of `browser`, checked for `func`."
+    if (url.__class__ is str and (base is None or base.__class__ is str)
+            and charset is None and browser == 'this'):
+        return url, base, None, THIS            # the common call: nothing to convert
+    url = check_type(func, 'url', url)
+    base = check_type(func, 'base', base, str, optional=True)
+    return (url, base, *check_options(func, charset, browser))
+
+# %% ../nbs/07g_entry.ipynb 10
 class Stages(NamedTuple):
     "Every stage of one run of `pipeline`."
     base: ParsedURL         # the base, parsed (the URL itself when no base is given)
@@ -53,7 +74,7 @@ def pipeline(url: str, base: str | None = None, charset: str | None = None,
     url, base, charset, profile = check_arguments(caller, url, base, charset, browser)
     return _stages(url, base, charset, profile)
 
-# %% ../nbs/07g_entry.ipynb 9
+# %% ../nbs/07g_entry.ipynb 13
 def url_to_canon_url_steps(url: str, base: str | None = None, charset: str | None = None,
                            browser: str = 'this') -> str | None:
     "The full algorithms in order: parse `base` (default: `url`), resolve, canonicalize, serialize."
@@ -61,7 +82,7 @@ def url_to_canon_url_steps(url: str, base: str | None = None, charset: str | Non
                                                   charset, browser)
     return _stages(url, base, charset, profile).result
 
-# %% ../nbs/07g_entry.ipynb 12
+# %% ../nbs/07g_entry.ipynb 16
 def url_to_canon_url(url: str, base: str | None = None, charset: str | None = None,
                      browser: str = 'this') -> str | None:
     "Resolve `url` against `base` (default: itself), canonicalize in `charset`, serialize; `None` if invalid."
@@ -77,3 +98,17 @@ def url_to_canon_url(url: str, base: str | None = None, charset: str | None = No
             return out
     parsed_base = None if base is None else base_record(base).parsed
     return _stages(url, base, charset, THIS, parsed_base).result
+
+# %% ../nbs/07g_entry.ipynb 20
+def canonicalize_parsed_url(u: ParsedURL, charset: str | None = None,
+                            browser: str = 'this') -> ParsedURL:
+    """The steps to canonicalize a *resolved* URL (`resolve_url` first: `ValueError` if
+    resolution would still change its path); `charset` encodes the query, `browser` picks
+    the host profile. `canonicalize_parsed_url(resolve_url('b/../c', parse_url('http://a/')))`"""
+    u = check_type('canonicalize_parsed_url', 'u', u, ParsedURL)
+    charset, profile = check_options('canonicalize_parsed_url', charset, browser)
+    if (path := unresolved_path(u)) is not None:
+        raise ValueError(f'canonicalize_parsed_url() wants a resolved URL: the path {path!r} '
+                         'still has dot-segments or backslashes; call resolve_url first')
+    return canonicalize_checked(u, charset, profile)
+

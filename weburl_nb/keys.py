@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import re
 
-from .canonicalization import check_arguments
-from .entry import url_to_canon_url
+from .entry import check_arguments, url_to_canon_url
 from .parsing import ParsedURL, parse_url
 
 # %% auto 0

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .canonicalization import canonicalize_fragment, canonicalize_parsed_url, canonicalize_path
+from .canonicalization import canonicalize_fragment, canonicalize_path
 from .canonicalization import canonicalize_query, canonicalize_scheme, protect_double_slash
 from .canonicalization import canonicalize_checked, canonicalize_port, canonicalize_userinfo
 from .canonicalization import encode_path
@@ -276,8 +276,8 @@ def _base_record(base: str) -> BaseRecord:
         scheme = canonicalize_scheme(b.scheme)
         if _no_shortcut_scheme(scheme):
             return BaseRecord(b, None, None, None)
-        c = canonicalize_parsed_url(ParsedURL(b.scheme, b.user, b.password, b.host,
-                                              b.port_string, '', hierarchical=True))
+        c = canonicalize_checked(ParsedURL(b.scheme, b.user, b.password, b.host,
+                                           b.port_string, '', hierarchical=True), None, THIS)
         usable = not c.invalid and c.host
         prefix = serialize_parsed_url(c.with_path(None)) if usable else None
     if prefix is None:
