@@ -5,7 +5,6 @@
 # %% ../nbs/14_trace.ipynb 3
 from __future__ import annotations
 
-from _thread import allocate_lock
 from contextlib import contextmanager
 from contextvars import ContextVar
 from .charclasses import TYPE_CHECKING, NamedTuple
@@ -14,7 +13,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 # %% auto 0
-__all__ = ['OFF', 'trace_for', 'REASONS', 'STEPS', 'SECTIONS', 'Step', 'Recording', 'quiet', 'untraced', 'Reason', 'register',
+__all__ = ['OFF', 'REASONS', 'STEPS', 'SECTIONS', 'Step', 'trace_for', 'Recording', 'quiet', 'untraced', 'Reason', 'register',
            'step_anchor']
 
 # %% ../nbs/14_trace.ipynb 6
@@ -44,59 +43,17 @@ class _Off:
 
 
 OFF = _Off()
-_RECORDER: ContextVar = ContextVar('weburl_nb_trace', default=None)
+_RECORDING: ContextVar[Recording | None] = ContextVar('weburl_nb_recording', default=None)
 
 
-class _Relay:
-    "A section's trace while a recording is in force in some thread: reports go to this context's."
-    __slots__ = ('name',)
-
-    def __init__(self, name: str):
-        self.name = name
-
-    def _target(self):
-        recording = _RECORDER.get()
-        return OFF if recording is None else recording.section(self.name)
-
-    def step(self, number: str, before, after):
-        return self._target().step(number, before, after)
-
-    def note(self, number: str, value):
-        return self._target().note(number, value)
-
-    def fail(self, number: str, reason: str, result=None, **values):
-        return self._target().fail(number, reason, result, **values)
-
-
-class _Traces(dict):
-    "Section -> its trace: `OFF` while no recording is in force in any thread, else a `_Relay`."
-
-    def __missing__(self, section: str):
-        with _LOCK:
-            trace = self[section] = _Relay(section) if _IN_FORCE else OFF
-        return trace
-
-
-_TRACES = _Traces()
-_LOCK = allocate_lock()
-_IN_FORCE = 0                   # recordings in force, in all threads together
-
-
-def _count_recording(change: int) -> None:
-    "A recording comes in force (+1) or ends (-1); the first in and the last out switch the traces."
-    global _IN_FORCE
-    with _LOCK:
-        _IN_FORCE += change
-        if _IN_FORCE == (1 if change > 0 else 0):
-            for section in list(_TRACES):
-                _TRACES[section] = _Relay(section) if _IN_FORCE else OFF
-
-
-trace_for = _TRACES.__getitem__   # trace_for(section): OFF, unless a Recording is in force
+def trace_for(section: str) -> _Off | _Section:
+    "The trace of `section`: the recording's in force in this context, else `OFF`."
+    recording = _RECORDING.get()
+    return OFF if recording is None else _Section(recording.steps, section)
 
 # %% ../nbs/14_trace.ipynb 8
 class _Section:
-    "The trace of one section, writing to a `Recording`."
+    "The trace of one section, writing to a `Recording`'s steps."
     __slots__ = ('steps', 'name')
 
     def __init__(self, steps: list, name: str):
@@ -130,24 +87,14 @@ class Recording:
 
     def __init__(self):
         self.steps: list[Step] = []
-        self._sections: dict[str, _Section] = {}
         self._tokens: list = []
 
-    def section(self, name: str) -> _Section:
-        "The trace a function of section `name` reports to."
-        s = self._sections.get(name)
-        if s is None:
-            s = self._sections[name] = _Section(self.steps, name)
-        return s
-
-    def __enter__(self) -> 'Recording':
-        _count_recording(+1)
-        self._tokens.append(_RECORDER.set(self))
+    def __enter__(self) -> Recording:
+        self._tokens.append(_RECORDING.set(self))
         return self
 
     def __exit__(self, *exc) -> None:
-        _RECORDER.reset(self._tokens.pop())
-        _count_recording(-1)
+        _RECORDING.reset(self._tokens.pop())
 
     @property
     def failures(self) -> list[Step]:
@@ -158,16 +105,16 @@ class Recording:
 @contextmanager
 def quiet():
     "Nothing records inside this `with` block, not even a recording in force outside it."
-    token = _RECORDER.set(None)
+    token = _RECORDING.set(None)
     try:
         yield
     finally:
-        _RECORDER.reset(token)
+        _RECORDING.reset(token)
 
 # %% ../nbs/14_trace.ipynb 10
 def untraced(f, *args):
     "`f(*args)`, with nothing recording its steps."
-    if _RECORDER.get() is None:
+    if _RECORDING.get() is None:
         return f(*args)
     with quiet():
         return f(*args)
