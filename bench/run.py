@@ -26,7 +26,8 @@ Six parts, all written to `bench-results/latest.json` and printed as tables:
    generated here from a seed, for two seeds): `url_to_canon_url`, the steps route
    `url_to_canon_url_steps`, `ada_url.normalize_url` and `urllib.parse.urlsplit`, overall and per kind
    of fault, by the same alternating slices (each slice holds URLs of one kind); and the cost of
-   tracing when it is off: the steps route against the same code with its trace calls taken out.
+   tracing when it is off: the trace calls each route makes (counted by a profile hook over one pass)
+   times their time a call (timed alone), against the route's time less theirs.
    Then the caches (`bench/caches.py`): per corpus, hit rates, entries and memory of each cache.
 7. the targets of issues 5, 12 and 18, checked against the figures (reported, never asserted); start-up
    and memory also against the run recorded in `bench/recorded.json` ("as now").
@@ -677,66 +678,54 @@ def bench_startup(runs: int = 20, url: str = 'http://example.com/') -> dict:
 # ---------------------------------------------------------------------------------------------
 
 OURS_STEPS = 'weburl_nb.url_to_canon_url_steps'
-NO_TRACE = 'url_to_canon_url_steps, trace calls taken out'
-TRACED_COPY = 'url_to_canon_url_steps, a plain copy'
-NO_TRACE_OURS = 'url_to_canon_url, trace calls taken out'
-TRACED_COPY_OURS = 'url_to_canon_url, a plain copy'
 MESSY_SEEDS = (18, 1018)        # the second seed is a second corpus: the targets are for the kinds
 STEPS_BASELINE = 10.8           # steps route / ada_url.normalize_url, seed 18, at 3cab3ad (before issue 18)
+TRACE_CALLS = {'trace_for': "trace_for('host')", 'step': "trace.step('6', s, t)",
+               'note': "trace.note('6', s)",
+               'fail': "trace.fail('28', 'host-forbidden-code-point', None, host=s)"}
 
 
-def untraced_package(dest: Path, name: str = 'weburl_nb_untraced', untrace: bool = True) -> str:
-    """A copy of `weburl_nb` in `dest`, named `name`, with every trace call taken out (`untrace`).
+def trace_call_counts(run, items: list) -> dict:
+    """How often `run(items)` looks a trace up (`trace_for`) and reports to one while nothing records
+    (`OFF.step`, `.note`, `.fail`): a profile hook counts the calls of their code over one pass."""
+    from weburl_nb import trace
+    codes = {getattr(f, '__code__', None): name for name, f in (
+        ('trace_for', trace.trace_for), ('step', trace.OFF.step), ('note', trace.OFF.note),
+        ('fail', trace.OFF.fail))}
+    counts = dict.fromkeys(TRACE_CALLS, 0)
 
-    The same source, rewritten on its syntax tree: `trace_for(...)` becomes `None`, and
-    `trace_for(...) is not OFF` or `<x>trace is not OFF` (is anything recording?) becomes `False`, and
-    `<x>.step(number, before, after)`, `<x>.note(number, value)` and `<x>.fail(number, reason, result,
-    ...)` on a name ending in `trace` become `after`, `value` and `result`. What is left is the code a
-    build without tracing would run. It is timed against a plain copy made the same way (`untrace=False`),
-    not against the package: the package's step functions are also run, and kept warm in the processor's
-    caches and in the interpreter's specialized bytecode, by the other contenders, which a copy's are
-    not (measured: the package looked 2-6% faster than the untraced copy). The package data (encodings,
-    Gecko's lists) is read from `weburl_nb` itself."""
-    import ast
-    import shutil
-    import weburl_nb
-    src = Path(weburl_nb.__file__).parent
-    out = dest / name
-    shutil.copytree(src, out, ignore=shutil.ignore_patterns('__pycache__'))
-    if not untrace:
-        return str(dest)
-    keep = {'step': 2, 'note': 1, 'fail': 2}
-
-    def is_trace_for(node) -> bool:
-        return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == 'trace_for'
-
-    def is_trace(node) -> bool:                    # `trace_for(...)`, or a name holding a trace
-        return is_trace_for(node) or isinstance(node, ast.Name) and node.id.endswith('trace')
-
-    class Untrace(ast.NodeTransformer):
-        def visit_Compare(self, node):             # `<trace> is [not] OFF`: nothing records
-            if (is_trace(node.left) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Is, ast.IsNot))
-                    and isinstance(node.comparators[0], ast.Name) and node.comparators[0].id == 'OFF'):
-                return ast.copy_location(ast.Constant(isinstance(node.ops[0], ast.Is)), node)
-            return self.generic_visit(node)
-
-        def visit_Call(self, node):
-            self.generic_visit(node)
-            f = node.func
-            if isinstance(f, ast.Name) and f.id == 'trace_for':
-                return ast.copy_location(ast.Constant(None), node)
-            if (isinstance(f, ast.Attribute) and f.attr in keep and isinstance(f.value, ast.Name)
-                    and f.value.id.endswith('trace') and len(node.args) > keep[f.attr]):
-                return node.args[keep[f.attr]]
-            return node
-
-    for path in out.glob('*.py'):
-        tree = Untrace().visit(ast.parse(path.read_text(encoding='utf-8')))
-        path.write_text(ast.unparse(ast.fix_missing_locations(tree)), encoding='utf-8')
-    return str(dest)
+    def hook(frame, event, arg):
+        if event == 'call' and frame.f_code in codes:
+            counts[codes[frame.f_code]] += 1
+    sys.setprofile(hook)
+    try:
+        run(items)
+    finally:
+        sys.setprofile(None)
+    return counts
 
 
-def messy_contenders(untraced=None, traced=None) -> dict:
+def trace_call_seconds(number: int = 200_000) -> dict:
+    """Seconds per call of each line of `TRACE_CALLS`, nothing recording, as a spec function runs it
+    (the trace and the values in local variables): the minimum of 7 repeats, less an empty loop's."""
+    import timeit
+    from weburl_nb.trace import trace_for
+    setup = "trace = trace_for('host'); s = 'a'; t = 'b'"
+    g = {'trace_for': trace_for}
+    empty = min(timeit.repeat('pass', setup, number=number, repeat=7, globals=g))
+    return {name: max(0.0, min(timeit.repeat(stmt, setup, number=number, repeat=7, globals=g)) - empty) / number
+            for name, stmt in TRACE_CALLS.items()}
+
+
+def trace_off_cost(counts: dict, seconds: dict, us_per_url: float, n: int) -> float:
+    """What tracing costs while nothing records, as `make bench` has always reported it: time with the
+    trace calls over time without them, less 1. The trace calls' time is estimated as their count
+    (`trace_call_counts`) times their time per call (`trace_call_seconds`)."""
+    off = sum(counts[k] * seconds[k] for k in counts) / n * 1e6       # microseconds per URL
+    return off / (us_per_url - off)
+
+
+def messy_contenders() -> dict:
     "name -> function over a list of `(kind, url, charset)`."
     from weburl_nb.entry import url_to_canon_url_steps
 
@@ -753,12 +742,6 @@ def messy_contenders(untraced=None, traced=None) -> dict:
             urlsplit(u)
 
     funcs = {OURS: ours, OURS_STEPS: steps, 'urllib.parse.urlsplit': urllib_a}
-    for name, copy in ((NO_TRACE, untraced), (TRACED_COPY, traced)):
-        for label, f in zip((name, name.replace('url_to_canon_url_steps', 'url_to_canon_url')), copy or ()):
-            def run(items, f=f):
-                for _, u, c in items:
-                    f(u, None, c)
-            funcs[label] = run
     try:
         import ada_url
         normalize = ada_url.normalize_url
@@ -823,37 +806,28 @@ def bench_messy(funcs: dict, items: list, rounds: int, rng: random.Random,
         out['kinds'][kind]['count'] = len(part)
     totals = {name: [sum(per[name][k][i] for k in kinds) for i in range(rounds)] for name in names}
     out['overall'] = row(totals, len(items), None)
-    if NO_TRACE in totals and TRACED_COPY in totals:
-        out['trace_off_cost'] = statistics.median(a / b for a, b in zip(totals[TRACED_COPY], totals[NO_TRACE])) - 1
-    if NO_TRACE_OURS in totals and TRACED_COPY_OURS in totals:
-        out['trace_off_cost_ours'] = statistics.median(
-            a / b for a, b in zip(totals[TRACED_COPY_OURS], totals[NO_TRACE_OURS])) - 1
     return out
 
 
 def run_messy(data: Path, seeds, count: int, rounds: int, rng: random.Random) -> dict:
-    "The messy corpus of each seed: its summary (outputs that differ) and `bench_messy` over it."
+    """The messy corpus of each seed: its summary (outputs that differ) and `bench_messy` over it; for
+    the first seed, what tracing costs while nothing records (`trace_off_cost`), on both routes."""
     sys.path.insert(0, str(ROOT / 'bench'))
     import messy
-    untraced = traced = None
-    with tempfile.TemporaryDirectory() as tmp:
-        sys.path.insert(0, untraced_package(Path(tmp)))
-        untraced_package(Path(tmp), 'weburl_nb_traced', untrace=False)
-        try:
-            from weburl_nb_untraced import entry as untraced_entry
-            from weburl_nb_traced import entry as traced_entry
-            untraced = (untraced_entry.url_to_canon_url_steps, untraced_entry.url_to_canon_url)
-            traced = (traced_entry.url_to_canon_url_steps, traced_entry.url_to_canon_url)
-        except Exception as e:                                   # reported, not fatal
-            print(f'  (no copies for the tracing cost: {type(e).__name__}: {e})')
-            untraced = traced = None
-        out = {}
-        for i, seed in enumerate(seeds):
-            items = messy.generate(data, seed, count)
-            s = messy.summary(items)
-            funcs = messy_contenders(*((untraced, traced) if i == 0 else (None, None)))
-            out[str(seed)] = {'summary': s, **bench_messy(funcs, items, rounds, rng)}
-            print_messy(seed, out[str(seed)])
+    out = {}
+    for i, seed in enumerate(seeds):
+        items = messy.generate(data, seed, count)
+        s = messy.summary(items)
+        funcs = messy_contenders()
+        out[str(seed)] = r = {'summary': s, **bench_messy(funcs, items, rounds, rng)}
+        if i == 0:
+            seconds = trace_call_seconds()
+            r['trace_call_ns'] = {k: v * 1e9 for k, v in seconds.items()}
+            for key, name in (('trace_off_cost', OURS_STEPS), ('trace_off_cost_ours', OURS)):
+                counts = trace_call_counts(funcs[name], items)
+                r[key + '_calls'] = counts
+                r[key] = trace_off_cost(counts, seconds, r['overall'][name]['us_per_url'], len(items))
+        print_messy(seed, out[str(seed)])
     return out
 
 
@@ -889,14 +863,12 @@ def print_messy(seed, r: dict):
               f'{k[OURS_STEPS]["ratio_to_ada"]:>7.2f}{k[ADA_NORMALIZE]["us_per_url"]:>7.2f}'
               f'{k["urllib.parse.urlsplit"]["us_per_url"]:>8.2f}')
     if 'trace_off_cost' in r:
-        o = r['overall']
-        print(f'  tracing off: the steps route of a plain copy of the package {o[TRACED_COPY]["us_per_url"]:.2f} us '
-              f'against {o[NO_TRACE]["us_per_url"]:.2f} us for a copy with its trace calls taken out: '
-              f'{r["trace_off_cost"]:+.1%} (median of the rounds\' ratios)')
-    if 'trace_off_cost_ours' in r:
-        o = r['overall']
-        print(f'  tracing off: url_to_canon_url of the plain copy {o[TRACED_COPY_OURS]["us_per_url"]:.2f} us against '
-              f'{o[NO_TRACE_OURS]["us_per_url"]:.2f} us without trace calls: {r["trace_off_cost_ours"]:+.1%}')
+        ns = r['trace_call_ns']
+        print('  tracing off, ns a call: ' + ', '.join(f'{k} {v:.0f}' for k, v in ns.items()))
+        for key, name in (('trace_off_cost', 'the steps route'), ('trace_off_cost_ours', 'url_to_canon_url')):
+            calls = r[key + '_calls']
+            print(f'  tracing off, {name}: {sum(calls.values()) / s["total"]["count"]:.1f} trace calls a URL '
+                  f'({", ".join(f"{k} {v:,}" for k, v in calls.items())}): {r[key]:+.1%} of its time without them')
 
 
 # ---------------------------------------------------------------------------------------------
