@@ -295,15 +295,16 @@ def class_report(modes, names: list[str] | None = None) -> str:
 @contextmanager
 def _without(browser: str, field: str):
     "Within the block, `browser`'s profile has THIS's value for parse field `field`."
-    from weburl_nb import host
-    from weburl_nb.parsing import PARSE_THIS
+    from weburl_nb import host, parsing
     profile = host.PROFILES[browser]
-    parse = profile.parse._replace(**{field: getattr(PARSE_THIS, field)})
+    parse = profile.parse._replace(**{field: getattr(parsing.PARSE_THIS, field)})
     host.PROFILES[browser] = profile._replace(parse=parse)
+    parsing.PARSE_PROFILES[browser] = parse        # `parse_url(s, browser)` looks here
     try:
         yield
     finally:
         host.PROFILES[browser] = profile
+        parsing.PARSE_PROFILES[browser] = profile.parse
 
 
 def recorded_fields_agree(case: Case, mode: str) -> bool:

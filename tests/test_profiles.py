@@ -74,6 +74,9 @@ def _pair(cp: int) -> str:
 def test_the_profile_holds_the_steps_before_the_host():
     assert [p.parse for p in (THIS, CHROME, GECKO, IE)] == [PARSE_THIS, PARSE_CHROME, PARSE_GECKO, PARSE_IE]
     assert parse_profile_for("Gecko") is PARSE_GECKO
+    from weburl_nb.host import PROFILES, profile_for
+    for name in [*PROFILES, "IE", "Chrome"]:     # parsing's table names the same profiles
+        assert parse_profile_for(name) is profile_for(name).parse
     with pytest.raises(ValueError, match="unknown browser"):
         parse_url("http://a/", "opera")
     with pytest.raises(ValueError, match="unknown browser"):

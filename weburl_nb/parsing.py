@@ -10,13 +10,14 @@ from functools import lru_cache
 
 from .charclasses import (NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, LazyRegex, NamedTuple,
                                    check_type, preprocess, replace_noncharacters)
+from .serialization import serialize_parsed_url
 from .trace import OFF, register, trace_for
 
 # %% auto 0
-__all__ = ['COMPONENTS', 'INVALID', 'PARSE_THIS', 'PARSE_CHROME', 'PARSE_GECKO', 'PARSE_IE', 'ParsedURL', 'ParseProfile',
-           'parse_profile_for', 'finish_step2', 'parse_url', 'parse_in_profile', 'parse_preprocessed', 'find_scheme',
-           'split_path_query_fragment', 'parse_hierarchical', 'split_authority', 'parse_mailto_url', 'parse_drive_url',
-           'parse_file_url', 'parse_unc_path']
+__all__ = ['COMPONENTS', 'INVALID', 'PARSE_THIS', 'PARSE_CHROME', 'PARSE_GECKO', 'PARSE_IE', 'PARSE_PROFILES', 'ParsedURL',
+           'ParseProfile', 'parse_profile_for', 'finish_step2', 'parse_url', 'parse_in_profile', 'parse_preprocessed',
+           'find_scheme', 'split_path_query_fragment', 'parse_hierarchical', 'split_authority', 'parse_mailto_url',
+           'parse_drive_url', 'parse_file_url', 'parse_unc_path']
 
 # %% ../nbs/01_parsing.ipynb 5
 COMPONENTS = ('scheme', 'user', 'password', 'host', 'port', 'path', 'query',
@@ -58,7 +59,6 @@ class ParsedURL(NamedTuple):
 
     def geturl(self) -> str | None:
         "The serialization (`serialize_parsed_url`); `None` for an invalid URL."
-        from weburl_nb.serialization import serialize_parsed_url  # 07 imports 01
         return serialize_parsed_url(self)
 
     def __str__(self) -> str:
@@ -160,10 +160,20 @@ PARSE_GECKO = ParseProfile('GECKO', 'keep', True, ';')
 PARSE_IE = ParseProfile('IE', 'drop', True, '')
 
 
+PARSE_PROFILES = {'this': PARSE_THIS, 'chrome': PARSE_CHROME, 'gecko': PARSE_GECKO,
+                  'ie': PARSE_IE}
+
+
 def parse_profile_for(browser: str) -> ParseProfile:
     "The `ParseProfile` of `browser` (`this`, `chrome`, `gecko` or `ie`, in any case)."
-    from weburl_nb.host import profile_for      # the host section builds on this one
-    return profile_for(browser).parse
+    browser = check_type('parse_profile_for', 'browser', browser)
+    profile = PARSE_PROFILES.get(browser)
+    if profile is None and browser.isascii():
+        profile = PARSE_PROFILES.get(browser.lower())
+    if profile is None:
+        choices = ', '.join(map(repr, PARSE_PROFILES))
+        raise ValueError(f'unknown browser {browser!r}: choose one of {choices}')
+    return profile
 
 # %% ../nbs/01_parsing.ipynb 13
 _LATER = ('scheme', 'user', 'password', 'port', 'path', 'query', 'fragment')

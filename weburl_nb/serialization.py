@@ -5,16 +5,15 @@
 # %% ../nbs/07_serialization.ipynb 2
 from __future__ import annotations
 
-from .charclasses import check_type
-from .parsing import ParsedURL
-
 # %% auto 0
 __all__ = ['serialize_parsed_url']
 
 # %% ../nbs/07_serialization.ipynb 5
-def serialize_parsed_url(u: ParsedURL) -> str | None:
-    "The steps to serialize a parsed URL; `None` for an invalid one."
-    check_type('serialize_parsed_url', 'u', u, ParsedURL)
+def serialize_parsed_url(u: tuple) -> str | None:
+    "The steps to serialize a parsed URL `u` (a `ParsedURL`); `None` for an invalid one."
+    if not (isinstance(u, tuple) and len(u) == 10):
+        raise TypeError('serialize_parsed_url() argument u must be ParsedURL, '
+                        f'not {type(u).__name__}')
     scheme, user, password, host, port, path, query, fragment, invalid, _ = u
     if invalid:                                                              # step 2
         return None
