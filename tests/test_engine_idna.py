@@ -1,0 +1,144 @@
+"""Engine: internationalized names (`weburl_nb.engine_idna`) against the steps it replaces.
+
+Each piece is compared with its literal step: the flag and mapping tables on every code point of
+Unicode, the pieces on the hosts of the conformance cases, and on Hypothesis input."""
+import stringprep
+from functools import lru_cache
+
+from hypothesis import given, strategies as st
+
+from datfile import files, load
+from weburl_nb import engine_idna as engine
+from weburl_nb import host as steps
+from weburl_nb import nameprep as nameprep_steps
+from weburl_nb import parse_url
+from weburl_nb.host import CHROME, GECKO, IE, THIS
+
+PROFILES = (THIS, CHROME, GECKO, IE)
+ALL_UNICODE = ''.join(map(chr, range(0x110000)))
+CHUNK = 1 << 14
+BITS = {engine.UNASSIGNED: stringprep.in_table_a1, engine.PROHIBITED: nameprep_steps.is_prohibited,
+        engine.RTL: nameprep_steps.is_rtl, engine.LTR: nameprep_steps.is_ltr,
+        engine.RTL_3_2: stringprep.in_table_d1, engine.LTR_3_2: stringprep.in_table_d2}
+
+
+def test_flags_on_every_code_point():
+    "Each bit of each code point's flag character is the answer of the step's predicate."
+    table = engine.LearningTable(engine.code_point_flags, bound=None)
+    for start in range(0, 0x110000, CHUNK):     # chunks: the steps' caches hold a chunk's answers
+        chunk = ALL_UNICODE[start:start + CHUNK]
+        flags = chunk.translate(table)
+        assert len(flags) == len(chunk)
+        for bit, in_table in BITS.items():
+            theirs = list(map(in_table, chunk))
+            ours = [ord(f) & bit != 0 for f in flags]
+            if ours != theirs:
+                i = next(i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b)
+                raise AssertionError(f'bit {bit}, U+{start + i:04X}: {ours[i]} != {theirs[i]}')
+            assert (engine.FLAG_RE[bit].search(flags) is not None) == any(theirs)
+
+
+def test_map_on_every_code_point():
+    "The mapping table gives each code point what the Map step (step 3) gives it."
+    table = engine.LearningTable(nameprep_steps.b1_b2_map, bound=None)
+    for start in range(0, 0x110000, CHUNK):
+        chunk = ALL_UNICODE[start:start + CHUNK]
+        assert [c.translate(table) for c in chunk] == list(map(nameprep_steps.map_step, chunk)), start
+
+
+def test_learning_table_is_bounded():
+    table = engine.LearningTable(engine.code_point_flags, bound=100)
+    ALL_UNICODE[:1000].translate(table)
+    assert len(table) <= 100
+    assert ALL_UNICODE[:1000].translate(table) == ALL_UNICODE[:1000].translate(engine.FLAGS)
+
+
+@lru_cache(maxsize=None)
+def conformance_hosts() -> list[str]:
+    "Hosts of the conformance cases: as parsed from each case's input, and as the cases expect them."
+    hosts = set()
+    for name in files():
+        for case in load(name):
+            try:
+                parsed = parse_url(case.get('data', ''))
+            except Exception:
+                parsed = None
+            for h in (getattr(parsed, 'host', None), case.get('host')):
+                if isinstance(h, str):
+                    hosts.add(h)
+    return sorted(hosts)
+
+
+def test_conformance_hosts_found():
+    assert len(conformance_hosts()) > 500 or not files()
+
+
+def test_ascii_names_on_conformance_hosts():
+    names = [h for h in conformance_hosts() if engine.is_ascii_name(h)]
+    names += [h.upper() for h in names]
+    for h in names:
+        for p in PROFILES:
+            for scheme in (None, 'file'):
+                assert engine.canonicalize_ascii_name(h, scheme, p) == \
+                    steps.canonicalize_host_steps(h, scheme, p), (h, p.name, scheme)
+
+
+def test_nameprep_on_conformance_hosts():
+    for h in conformance_hosts():
+        for s in {h, steps.percent_decode_utf8(h)}:
+            for p in PROFILES:
+                for bidi in (False, True):
+                    assert engine.nameprep(s, bidi, p.nameprep) == \
+                        nameprep_steps.nameprep(s, bidi, p.nameprep), (s, p.name, bidi)
+
+
+def test_labels_on_conformance_hosts():
+    for h in conformance_hosts():
+        s = steps.replace_label_separators(steps.percent_decode_utf8(h))
+        for p in PROFILES:
+            prepared = nameprep_steps.nameprep(s, False, p.nameprep) if p.nameprep_whole_host else s
+            labels = (prepared or s).split('.')
+            for idn in (False, True):
+                assert engine.convert_labels(labels, p, idn) == steps.convert_labels(labels, p, idn), \
+                    (labels, p.name)
+            for label in labels:
+                if len(label) <= 59:
+                    assert engine.punycode_encode(label) == label.encode('punycode').decode('ascii')
+
+
+any_char = st.characters(blacklist_categories=())
+any_text = st.text(any_char, max_size=20)
+SCRIPTS = st.sampled_from(['', 'a', 'Z', '-', '.', '1', 'ü', 'ß', 'İ', 'ﬁ', 'א', 'ب', '\u0301', '\u0340',
+                           '日', '한', '\u3002', '\uff0e', '\ue000', '\ufdd0', '\U0001f600', '\U000e0001',
+                           '\u200d', '\u00ad', 'xn--', 'XN--', '\u0221', '\U00030000'])
+host_text = st.lists(st.one_of(SCRIPTS, st.text(any_char, max_size=2)), max_size=12).map(''.join)
+ascii_name = st.lists(st.sampled_from(['a', 'B', '0', '9', '0x', '0X', 'f', '-', '.', 'xn--', 'XN--', '255',
+                                       '4294967296', '077']), min_size=1, max_size=10).map(''.join)
+
+
+@given(ascii_name, st.sampled_from(PROFILES), st.sampled_from([None, 'file', 'http']))
+def test_ascii_name_equals_steps(s, profile, scheme):
+    assert engine.is_ascii_name(s)
+    assert engine.canonicalize_ascii_name(s, scheme, profile) == steps.canonicalize_host_steps(s, scheme, profile)
+
+
+@given(st.one_of(host_text, any_text), st.sampled_from(PROFILES), st.booleans())
+def test_nameprep_equals_steps(s, profile, bidi):
+    assert engine.nameprep(s, bidi, profile.nameprep) == nameprep_steps.nameprep(s, bidi, profile.nameprep)
+
+
+@given(st.one_of(host_text, st.text(any_char, max_size=59)))
+def test_punycode_equals_codec(label):
+    assert engine.punycode_encode(label) == label.encode('punycode').decode('ascii')
+
+
+@given(st.lists(st.one_of(host_text, any_text), min_size=1, max_size=4), st.sampled_from(PROFILES),
+       st.booleans())
+def test_convert_labels_equals_steps(labels, profile, idn):
+    assert engine.convert_labels(labels, profile, idn) == steps.convert_labels(labels, profile, idn)
+
+
+@given(st.one_of(host_text, any_text))
+def test_bidi_equals_steps(s):
+    for version in ('latest', '3.2'):
+        assert engine.bidi_step(s, version) == nameprep_steps.bidi_step(s, version)
