@@ -16,7 +16,7 @@ export WEBURL_TESTDATA := $(TESTDATA)
 BENCHDATA ?= $(or $(WEBURL_BENCHDATA),../shared/bench)
 FUZZ_SECONDS ?= 600
 
-.PHONY: help install dev run fuzz fuzz-smoke export outputs readme test pytest nbtest check-sync conformance test-matrix test-wheel site site-test serve bench bench-record bench-scale bench-scale-record
+.PHONY: help install dev run fuzz fuzz-smoke export outputs readme test pytest nbtest check-sync lint conformance test-matrix test-wheel site site-test serve bench bench-record bench-scale bench-scale-record
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -50,7 +50,7 @@ outputs:  ## re-run the notebooks in place so their stored example outputs match
 readme:  ## regenerate README.md from nbs/index.ipynb
 	$(PY) tools/readme.py
 
-test: dev pytest nbtest check-sync fuzz-smoke  ## install the dev tools (into .venv), then everything: conformance + unit tests, notebook examples, generated files in sync
+test: dev pytest nbtest check-sync lint fuzz-smoke  ## install the dev tools (into .venv), then everything: conformance + unit tests, notebook examples, generated files in sync, lint
 	@cat .pytest_cache/conformance.txt 2>/dev/null || true
 
 pytest:  ## the pytest suite (conformance cases, API and CLI tests)
@@ -85,6 +85,10 @@ test-wheel:  ## build the wheel, install it into a fresh venv outside the checko
 
 check-sync:  ## weburl_nb/ and README.md equal what nbs/ generates; notebooks are clean
 	$(PY) tools/check_sync.py
+
+lint:  ## ruff and mypy on the generated package (configured in pyproject.toml): zero findings; fix them in the notebooks
+	$(call tool,ruff) check weburl_nb
+	$(call tool,mypy)
 
 site:  ## render the site from the notebooks into _docs/ (offline: Sphinx + MyST-NB), with the conformance page
 	$(PY) tools/site/build.py

@@ -11,8 +11,8 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from itertools import repeat
 
-from .entry import url_to_canon_url
 from .encoding import encoder_for
+from .entry import url_to_canon_url
 from .host import profile_for
 
 # %% auto 0
@@ -55,14 +55,14 @@ def canonicalize_many(
                         f'not {type(charset).__name__}')
     if charset is not None:
         encoder_for(charset)                          # LookupError: no such encoding
-    one = base is None or isinstance(base, str)
+    if base is None or isinstance(base, str):         # one base for all
+        out = map(url_to_canon_url, urls, repeat(base), repeat(charset), repeat(browser))
+        return list(out) if isinstance(urls, (list, tuple)) else out   # streamed: one in, one out
     if isinstance(urls, (list, tuple)):
-        bases = repeat(base) if one else _as_list(base)
-        if not one and len(bases) != len(urls):
+        bases = _as_list(base)
+        if len(bases) != len(urls):
             raise ValueError(f'{len(bases)} bases for {len(urls)} URLs')
         return list(map(url_to_canon_url, urls, bases, repeat(charset), repeat(browser)))
-    if one:                                           # streamed: one URL in, one out
-        return map(url_to_canon_url, urls, repeat(base), repeat(charset), repeat(browser))
     return _aligned(urls, base, partial(url_to_canon_url, charset=charset, browser=browser))
 
 # %% ../nbs/12_at_scale.ipynb 12
@@ -83,11 +83,11 @@ def ordered_map(
     if n_workers == 0:
         yield from map(fn, items)
         return
-    from concurrent.futures import ProcessPoolExecutor   # only a pool pays its import
+    from concurrent.futures import Future, ProcessPoolExecutor  # only a pool pays its import
     n_workers = n_workers or usable_cores()
     limit = in_flight or 2 * n_workers
     with ProcessPoolExecutor(n_workers) as pool:
-        pending = deque()
+        pending: deque[Future] = deque()
         try:
             for item in items:
                 if len(pending) >= limit:
@@ -102,7 +102,7 @@ def ordered_map(
 # %% ../nbs/12_at_scale.ipynb 17
 def _many(job: tuple) -> list[str | None]:
     "`canonicalize_many` on one chunk: `(urls, base, charset, browser)`."
-    return canonicalize_many(*job)
+    return list(canonicalize_many(*job))          # a list already: the chunk is a list
 
 
 def _chunked(urls, base, size: int) -> Iterator[tuple]:
@@ -110,10 +110,10 @@ def _chunked(urls, base, size: int) -> Iterator[tuple]:
     aligned = not (base is None or isinstance(base, str))
     it = zip(urls, base, strict=True) if aligned else zip(urls, repeat(base))   # lazily
     while True:
-        pairs = [p for _, p in zip(range(size), it)]
+        pairs = [p for _, p in zip(range(size), it, strict=False)]
         if not pairs:
             return
-        links, bases = zip(*pairs)
+        links, bases = zip(*pairs, strict=True)
         yield list(links), (list(bases) if aligned else base)
 
 

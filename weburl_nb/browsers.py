@@ -160,7 +160,8 @@ class Comparison:
     def __str__(self) -> str:
         rows = self._rows()
         head = ('', 'canonical URL', 'host', 'note')
-        w = [max(len(r[i]) for r in rows + [head]) for i in range(3)]
+        texts = [r[:3] for r in rows] + [head[:3]]    # label, URL, host
+        w = [max(len(t[i]) for t in texts) for i in range(3)]
         def line(mark, r):
             cells = (f'{r[i]:<{w[i]}}' for i in range(3))
             return (f'{mark} ' + '  '.join(cells) + f'  {r[3]}').rstrip()

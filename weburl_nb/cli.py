@@ -14,10 +14,11 @@ from functools import partial
 
 from . import __version__
 from .batch import canonicalize_many, ordered_map, usable_cores
-from .entry import pipeline, url_to_canon_url
 from .encoding import charset_encoding
+from .entry import pipeline, url_to_canon_url
 from .host import PROFILES
 from .relay import drop_output, invalid_lines, read_chunks, run_relay
+
 # `json`, `compare`, `explain` and `surt`: imported where an option needs them (start-up time).
 
 # %% auto 0
@@ -43,9 +44,9 @@ def _charset(label: str) -> str:
 
 def _help_formatter(prog: str) -> argparse.HelpFormatter:
     "argparse's help layout, as wide as `shutil.get_terminal_size` says, without it."
-    columns = os.environ.get('COLUMNS', '')     # (`shutil` and its compressors: ~3 ms)
-    columns = int(columns) if columns.isdigit() else 0
-    if columns <= 0:
+    text = os.environ.get('COLUMNS', '')        # (`shutil` and its compressors: ~3 ms)
+    columns = int(text) if text.isdigit() else 0
+    if columns <= 0 and sys.__stdout__ is not None:
         try:
             columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
         except (AttributeError, ValueError, OSError):
@@ -137,11 +138,9 @@ def convert_lines(lines: list[str], args: argparse.Namespace
         from weburl_nb.keys import surt
         out = [surt(t, args.base, args.charset, browser=args.browser) for t in lines]
     else:
-        out = canonicalize_many(lines, args.base, args.charset, args.browser)
+        out = list(canonicalize_many(lines, args.base, args.charset, args.browser))
     bad = [i for i, canon in enumerate(out) if canon is None] if None in out else []
-    for i in bad:
-        out[i] = ''                                   # an invalid URL: an empty line
-    return out, bad
+    return [canon or '' for canon in out], bad        # an invalid URL: an empty line
 
 # %% ../nbs/08_cli.ipynb 12
 def convert_block(block: bytes | list[str], args: argparse.Namespace
@@ -217,7 +216,7 @@ def _is_terminal(stream) -> bool:
         return False
 
 # %% ../nbs/08_cli.ipynb 24
-def _work(args: argparse.Namespace, stdin) -> tuple[str, Iterator[tuple]]:
+def _work(args: argparse.Namespace, stdin) -> tuple[str, Iterator[list[str] | bytes]]:
     "The label of an input (`argument`, `line`) and its blocks."
     if args.urls:
         return 'argument', iter([args.urls])
@@ -247,7 +246,8 @@ def own_descriptors() -> tuple[int, int, int] | None:
         return None
     sys.stdout.flush()
     sys.stderr.flush()
-    return tuple(os.dup(fd) for fd in fds)
+    stdin, stdout, stderr = (os.dup(fd) for fd in fds)
+    return stdin, stdout, stderr
 
 # %% ../nbs/08_cli.ipynb 25
 def main(argv: list[str] | None = None, stdin=None, stdout=None, stderr=None) -> int:

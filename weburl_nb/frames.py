@@ -5,8 +5,8 @@
 # %% ../nbs/12a_frames.ipynb 4
 from __future__ import annotations
 
-from .entry import url_to_canon_url
 from .batch import canonicalize_many
+from .entry import url_to_canon_url
 
 # %% auto 0
 __all__ = ['canonical_url', 'canonicalize_series']
@@ -26,7 +26,7 @@ def canonical_url(
     browser: str = 'this',  # whose behaviour to follow
 ) -> str | None:  # the canonical URL; None if the link is invalid or missing
     "`url_to_canon_url` for a table cell: None if *url* is missing; *base* may be."
-    if _missing(url):
+    if url is None or _missing(url):
         return None
     return url_to_canon_url(url, None if _missing(base) else base, charset, browser)
 
@@ -56,6 +56,6 @@ def canonicalize_series(
         out = [None] * len(urls)
         some = bases if one_base else [bases[i] for i in keep]
         for i, canon in zip(keep, canonicalize_many([urls[i] for i in keep], some,
-                                                     charset, browser)):
+                                                     charset, browser), strict=True):
             out[i] = canon
     return pd.Series(out, index=links.index, name=links.name, dtype=object)
