@@ -142,3 +142,22 @@ def test_convert_labels_equals_steps(labels, profile, idn):
 def test_bidi_equals_steps(s):
     for version in ('latest', '3.2'):
         assert engine.bidi_step(s, version) == nameprep_steps.bidi_step(s, version)
+
+
+def test_idn_names_on_conformance_hosts():
+    for h in conformance_hosts():
+        for s in {h, h.upper(), steps.percent_decode_utf8(h)}:
+            if engine.is_idn_name(s):
+                for scheme in (None, 'file'):
+                    assert engine.canonicalize_idn_name(s, scheme) == steps.canonicalize_host_steps(s, scheme), s
+
+
+@given(host_text, st.sampled_from([None, 'file', 'http']))
+def test_idn_name_equals_steps(s, scheme):
+    if engine.is_idn_name(s):
+        assert engine.canonicalize_idn_name(s, scheme) == steps.canonicalize_host_steps(s, scheme)
+
+
+@given(st.one_of(host_text, ascii_name, any_text), st.sampled_from(PROFILES), st.sampled_from([None, 'file', 'http']))
+def test_canonicalize_name_equals_steps(s, profile, scheme):
+    assert engine.canonicalize_name(s, scheme, profile) == steps.canonicalize_host_steps(s, scheme, profile)

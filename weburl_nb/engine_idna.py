@@ -9,6 +9,7 @@ import stringprep
 
 from .charclasses import LazyRegex
 from .host import (THIS, HostProfile, canonicalize_host_steps, ipv4_overflows,
+                            replace_label_separators, split_root_dot,
                             split_root_separator, steps_profile)
 from .host import convert_labels as convert_labels_steps
 from .ipaddr import canonicalize_ipv4
@@ -18,7 +19,8 @@ from .nameprep import (NAMEPREP_THIS, NameprepProfile, b1_b2_map, bidi_class,
 # %% auto 0
 __all__ = ['UNASSIGNED', 'PROHIBITED', 'RTL', 'LTR', 'RTL_3_2', 'LTR_3_2', 'MAP', 'FLAGS', 'FLAG_RE', 'is_ascii_name',
            'canonicalize_ascii_name', 'LearningTable', 'code_point_flags', 'bidi_flags_pass', 'bidi_step', 'nameprep',
-           'punycode_encode', 'punycode_label', 'label_to_ascii', 'convert_labels']
+           'punycode_encode', 'punycode_label', 'label_to_ascii', 'convert_labels', 'is_idn_name',
+           'canonicalize_idn_name', 'canonicalize_name']
 
 # %% ../nbs/07d_engine_idna.ipynb 6
 _ASCII_NAME = LazyRegex('[A-Za-z0-9.-]+')
@@ -160,23 +162,25 @@ def _write_delta(q: int, bias: int, out: list[str]) -> None:
 # %% ../nbs/07d_engine_idna.ipynb 23
 def punycode_encode(label: str) -> str:
     "RFC 3492's Punycode of `label`, as Python's `punycode` codec writes it."
-    codes = [ord(c) for c in label]
-    basic = ''.join([c for c in label if c < '\x80'])
-    out = [basic, '-'] if basic else []
-    n, delta, bias, done = 0x80, 0, 72, len(basic)
-    for m in sorted({c for c in codes if c >= 0x80}):
+    codes = list(map(ord, label))
+    basic = label.encode('ascii', 'ignore').decode('ascii')     # code points below 128
+    b = done = len(basic)
+    out = [basic, '-'] if b else []
+    n, delta, bias = 0x80, 0, 72
+    for m in sorted(set(codes)):                # each code point beyond ASCII, in order
+        if m < 0x80:
+            continue
         delta += (m - n) * (done + 1)
-        n = m
         for c in codes:
-            if c < n:
+            if c < m:
                 delta += 1
-            elif c == n:
+            elif c == m:
                 _write_delta(delta, bias, out)
-                bias = _adapt(delta, done + 1, done == len(basic))
+                bias = _adapt(delta, done + 1, done == b)
                 delta = 0
                 done += 1
         delta += 1
-        n += 1
+        n = m + 1
     return ''.join(out)
 
 # %% ../nbs/07d_engine_idna.ipynb 28
@@ -217,3 +221,37 @@ def convert_labels(labels: list[str], profile: HostProfile = THIS,
     if profile.ie_round_trip:
         return convert_labels_steps(labels, profile, idn_enabled)
     return [label_to_ascii(label, profile, idn_enabled) for label in labels]
+
+# %% ../nbs/07d_engine_idna.ipynb 33
+_NOT_IDN = LazyRegex('[%\t\n\r]')
+
+
+def is_idn_name(s: str) -> bool:
+    "Whether `s` has a character beyond ASCII and no `%`, TAB, LF or CR."
+    return not s.isascii() and _NOT_IDN.search(s) is None
+
+# %% ../nbs/07d_engine_idna.ipynb 34
+def canonicalize_idn_name(s: str, scheme: str | None = None) -> str | None:
+    "THIS's CanonicalizeHost of an `is_idn_name` host by the pieces above; or `None`."
+    prepared = nameprep(s)                                      # step 11
+    if prepared is None:
+        return None
+    rest, root_dot = split_root_dot(replace_label_separators(prepared))   # steps 15-16
+    labels = convert_labels(rest.split('.'))                    # steps 17, 20
+    if None in labels:
+        return None
+    out = '.'.join(labels) + ('.' if root_dot else '')          # steps 21-22
+    if not is_ascii_name(out):
+        return canonicalize_host_steps(s, scheme, THIS)         # the steps, whole
+    ipv4 = canonicalize_ipv4(out)                               # step 27
+    return out if ipv4 is None else ipv4
+
+# %% ../nbs/07d_engine_idna.ipynb 38
+def canonicalize_name(s: str, scheme: str | None = None,
+                      profile: HostProfile = THIS) -> str | None:
+    "CanonicalizeHost by the routes above where the shape allows, else by the steps."
+    if is_ascii_name(s):
+        return canonicalize_ascii_name(s, scheme, profile)
+    if is_idn_name(s) and steps_profile(s, scheme, profile) is THIS:
+        return canonicalize_idn_name(s, scheme)
+    return canonicalize_host_steps(s, scheme, profile)
