@@ -18,9 +18,9 @@ from .nameprep import (NAMEPREP_THIS, NameprepProfile, b1_b2_map, bidi_class,
 
 # %% auto 0
 __all__ = ['UNASSIGNED', 'PROHIBITED', 'RTL', 'LTR', 'RTL_3_2', 'LTR_3_2', 'MAP', 'FLAGS', 'FLAG_RE', 'is_ascii_name',
-           'canonicalize_ascii_name', 'LearningTable', 'code_point_flags', 'bidi_flags_pass', 'bidi_step', 'nameprep',
-           'punycode_encode', 'punycode_label', 'label_to_ascii', 'convert_labels', 'is_idn_name',
-           'canonicalize_idn_name', 'canonicalize_name']
+           'host_choices', 'canonicalize_ascii_name', 'LearningTable', 'code_point_flags', 'bidi_flags_pass',
+           'bidi_step', 'nameprep', 'punycode_encode', 'punycode_label', 'label_to_ascii', 'convert_labels',
+           'is_idn_name', 'canonicalize_idn_name', 'canonicalize_name']
 
 # %% ../nbs/07d_engine_idna.ipynb 6
 _ASCII_NAME = LazyRegex('[A-Za-z0-9.-]+')
@@ -31,26 +31,32 @@ def is_ascii_name(s: str) -> bool:
     return _ASCII_NAME.fullmatch(s) is not None
 
 # %% ../nbs/07d_engine_idna.ipynb 7
+def host_choices(profile) -> HostProfile:
+    "The host steps' choices of `profile`: its `host` (a `Profile`), or itself."
+    return getattr(profile, 'host', profile)
+
+# %% ../nbs/07d_engine_idna.ipynb 8
 def canonicalize_ascii_name(s: str, scheme: str | None = None,
-                            profile: HostProfile = THIS) -> str | None:
+                            profile=THIS) -> str | None:
     "CanonicalizeHost of an `is_ascii_name` host: `s` lowercased, or its IPv4 address."
     profile = steps_profile(s, scheme, profile)
+    host = host_choices(profile)
     lowered = s.lower()
-    if profile.xn_needs_punycode and 'xn--' in lowered:
+    if host.xn_needs_punycode and 'xn--' in lowered:
         return canonicalize_host_steps(s, scheme, profile)     # step 18 (IE)
     if not ('0' <= s[0] <= '9' or s[0] == '.'):
         return lowered                                          # no address (see above)
     # Step 27, as the steps take it.
-    if profile.ipv4_overflow_fails and ipv4_overflows(lowered):
-        return lowered if profile.fallback_lowercase else None
+    if host.ipv4_overflow_fails and ipv4_overflows(lowered):
+        return lowered if host.fallback_lowercase else None
     ipv4 = canonicalize_ipv4(lowered)
-    written = split_root_separator(s)[0] if profile.root_dot_first else s
-    if ipv4 is not None and not (profile.ipv4_as_written
+    written = split_root_separator(s)[0] if host.root_dot_first else s
+    if ipv4 is not None and not (host.ipv4_as_written
                                  and canonicalize_ipv4(written) is None):
         return ipv4
     return lowered
 
-# %% ../nbs/07d_engine_idna.ipynb 11
+# %% ../nbs/07d_engine_idna.ipynb 12
 _LEARNED = 1 << 16              # entries a table keeps before it starts again
 
 
@@ -65,7 +71,7 @@ class LearningTable(dict):
         self[cp] = out = self.fn(chr(cp))
         return out
 
-# %% ../nbs/07d_engine_idna.ipynb 12
+# %% ../nbs/07d_engine_idna.ipynb 13
 UNASSIGNED, PROHIBITED, RTL, LTR, RTL_3_2, LTR_3_2 = 1, 2, 4, 8, 16, 32
 _FLAG_BASE = 0x100              # a flag character is U+0100 plus its bits
 
@@ -78,7 +84,7 @@ def code_point_flags(c: str) -> str:
             + RTL_3_2 * stringprep.in_table_d1(c) + LTR_3_2 * stringprep.in_table_d2(c))
     return chr(_FLAG_BASE + bits)
 
-# %% ../nbs/07d_engine_idna.ipynb 13
+# %% ../nbs/07d_engine_idna.ipynb 14
 MAP = LearningTable(b1_b2_map)              # steps 3 and 8: each character's Map step
 FLAGS = LearningTable(code_point_flags)     # each character's flag character
 
@@ -92,7 +98,7 @@ def _flag_class(bit: int) -> LazyRegex:
 FLAG_RE = {bit: _flag_class(bit)
            for bit in (UNASSIGNED, PROHIBITED, RTL, LTR, RTL_3_2, LTR_3_2)}
 
-# %% ../nbs/07d_engine_idna.ipynb 16
+# %% ../nbs/07d_engine_idna.ipynb 17
 _BIDI_BITS = {'latest': (RTL, LTR), '3.2': (RTL_3_2, LTR_3_2)}
 
 
@@ -109,7 +115,7 @@ def bidi_step(s: str, version: str = 'latest') -> bool:
     "Step 11 by the tables: whether `s` passes Check bidi in Unicode `version`."
     return s.isascii() or bidi_flags_pass(s.translate(FLAGS), version)
 
-# %% ../nbs/07d_engine_idna.ipynb 18
+# %% ../nbs/07d_engine_idna.ipynb 19
 def nameprep(s: str, check_bidi: bool = False,
              profile: NameprepProfile = NAMEPREP_THIS) -> str | None:
     "Nameprep of `s` by the tables, as `profile` does it: the string, or `None`."
@@ -132,7 +138,7 @@ def nameprep(s: str, check_bidi: bool = False,
         return None
     return s
 
-# %% ../nbs/07d_engine_idna.ipynb 22
+# %% ../nbs/07d_engine_idna.ipynb 23
 _PUNYCODE_DIGITS = 'abcdefghijklmnopqrstuvwxyz0123456789'
 
 
@@ -159,7 +165,7 @@ def _write_delta(q: int, bias: int, out: list[str]) -> None:
         k += 36
     out.append(_PUNYCODE_DIGITS[q])
 
-# %% ../nbs/07d_engine_idna.ipynb 23
+# %% ../nbs/07d_engine_idna.ipynb 24
 def punycode_encode(label: str) -> str:
     "RFC 3492's Punycode of `label`, as Python's `punycode` codec writes it."
     codes = list(map(ord, label))
@@ -183,7 +189,7 @@ def punycode_encode(label: str) -> str:
         n = m + 1
     return ''.join(out)
 
-# %% ../nbs/07d_engine_idna.ipynb 28
+# %% ../nbs/07d_engine_idna.ipynb 29
 def punycode_label(label: str) -> str | None:
     "Steps 20.2.1.2.1.2-4 by `punycode_encode`: `xn--` and the Punycode, or `None`."
     if len(label) > 59:
@@ -191,11 +197,11 @@ def punycode_label(label: str) -> str | None:
     label = 'xn--' + punycode_encode(label)
     return label if len(label) <= 63 else None
 
-# %% ../nbs/07d_engine_idna.ipynb 29
-def label_to_ascii(label: str, profile: HostProfile = THIS,
-                   idn_enabled: bool = False) -> str | None:
+# %% ../nbs/07d_engine_idna.ipynb 30
+def label_to_ascii(label: str, profile=THIS, idn_enabled: bool = False) -> str | None:
     "Step 20.2.1 with the engine's Nameprep, bidi check and Punycode; or `None`."
-    if profile.nameprep_whole_host:                             # step 20.2.1.1
+    host = host_choices(profile)
+    if host.nameprep_whole_host:                             # step 20.2.1.1
         if not bidi_step(label, profile.nameprep.bidi_unicode):
             return None
     else:
@@ -205,24 +211,24 @@ def label_to_ascii(label: str, profile: HostProfile = THIS,
     if not label.isascii():                                     # step 20.2.1.2
         if idn_enabled:
             return label
-        if profile.reject_xn_non_ascii and label.startswith('xn--'):
+        if host.reject_xn_non_ascii and label.startswith('xn--'):
             return None
         return punycode_label(label)
-    if profile.ascii_label_cut:                                 # step 20.2.1.3
-        label = label[:profile.ascii_label_cut]
-    if profile.reject_empty_label and not label:
+    if host.ascii_label_cut:                                    # step 20.2.1.3
+        label = label[:host.ascii_label_cut]
+    if host.reject_empty_label and not label:
         return None
     return label if len(label) <= 63 else None
 
 
-def convert_labels(labels: list[str], profile: HostProfile = THIS,
+def convert_labels(labels: list[str], profile=THIS,
                    idn_enabled: bool = False) -> list[str | None]:
     "Step 20.2 by `label_to_ascii` (IE: by the steps); `None` where a label fails."
-    if profile.ie_round_trip:
+    if host_choices(profile).ie_round_trip:
         return convert_labels_steps(labels, profile, idn_enabled)
     return [label_to_ascii(label, profile, idn_enabled) for label in labels]
 
-# %% ../nbs/07d_engine_idna.ipynb 33
+# %% ../nbs/07d_engine_idna.ipynb 34
 _NOT_IDN = LazyRegex('[%\t\n\r]')
 
 
@@ -230,7 +236,7 @@ def is_idn_name(s: str) -> bool:
     "Whether `s` has a character beyond ASCII and no `%`, TAB, LF or CR."
     return not s.isascii() and _NOT_IDN.search(s) is None
 
-# %% ../nbs/07d_engine_idna.ipynb 34
+# %% ../nbs/07d_engine_idna.ipynb 35
 def canonicalize_idn_name(s: str, scheme: str | None = None) -> str | None:
     "THIS's CanonicalizeHost of an `is_idn_name` host by the pieces above; or `None`."
     prepared = nameprep(s)                                      # step 11
@@ -246,9 +252,9 @@ def canonicalize_idn_name(s: str, scheme: str | None = None) -> str | None:
     ipv4 = canonicalize_ipv4(out)                               # step 27
     return out if ipv4 is None else ipv4
 
-# %% ../nbs/07d_engine_idna.ipynb 38
+# %% ../nbs/07d_engine_idna.ipynb 39
 def canonicalize_name(s: str, scheme: str | None = None,
-                      profile: HostProfile = THIS) -> str | None:
+                      profile=THIS) -> str | None:
     "CanonicalizeHost by the routes above where the shape allows, else by the steps."
     if is_ascii_name(s):
         return canonicalize_ascii_name(s, scheme, profile)
