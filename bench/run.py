@@ -29,7 +29,11 @@ Six parts, all written to `bench-results/latest.json` and printed as tables:
    tracing when it is off: the trace calls each route makes (counted by a profile hook over one pass)
    times their time a call (timed alone), against the route's time less theirs.
    Then the caches (`bench/caches.py`): per corpus, hit rates, entries and memory of each cache.
-7. the targets of issues 5, 12 and 18, checked against the figures (reported, never asserted); start-up
+7. cold hosts (issue 26, `bench/cold.py`): the messy corpus with every URL on a host of its own, distinct
+   IDN hosts, distinct upper-case ASCII hosts with a messy path; each one pass in a fresh process against
+   `ada_url.normalize_url` in the same process, for two seeds; where a cold IDN host's time goes, steps
+   route against engine route; the host cache's hit rate on the warm corpora.
+8. the targets of issues 5, 12, 18 and 26, checked against the figures (reported, never asserted); start-up
    and memory also against the run recorded in `bench/recorded.json` ("as now").
 
 The machine's load average is recorded at the start and before each part: on a shared machine
@@ -846,6 +850,13 @@ def run_caches(data: Path, seed: int) -> dict:
     return out
 
 
+def run_cold(data: Path) -> dict:
+    "`bench/cold.py`: cold hosts in fresh processes, the step shares, the host cache (issue 26)."
+    sys.path.insert(0, str(ROOT / 'bench'))
+    import cold
+    return cold.run(str(data), show_targets=False)
+
+
 def print_messy(seed, r: dict):
     s = r['summary']
     print(f'\nmessy URLs, seed {seed} ({s["total"]["count"]:,} URLs, canonical form differs from the input '
@@ -969,6 +980,8 @@ def targets(result: dict) -> dict:
         if 'trace_off_cost_ours' in m:
             t[f'messy (seed {seed}): tracing off costs <= 3%, url_to_canon_url ({m["trace_off_cost_ours"]:+.1%})'] = (
                 m['trace_off_cost_ours'] <= 0.03)
+    if 'cold' in result:
+        t.update(result['cold']['targets'])             # issue 26, as bench/cold.py judged them
     if 'scaling' in result:
         t['long URLs: every slope <= 1.05 (10 KB - 1 MB)'] = all(
             not r['over_budget'] and not r.get('errors') and r['slope'] is not None and r['slope'] <= 1.05
@@ -1001,7 +1014,7 @@ def main(argv=None) -> int:
     p.add_argument('--jobs-runs', type=int, default=5,
                    help='rounds of -j 1, -j 2 and two -j 1 at once (default 5)')
     p.add_argument('--skip', action='append', default=[],
-                   choices=['corpora', 'scaling', 'memory', 'jobs', 'startup', 'messy'])
+                   choices=['corpora', 'scaling', 'memory', 'jobs', 'startup', 'messy', 'cold'])
     p.add_argument('--messy-seeds', type=int, nargs='+', default=list(MESSY_SEEDS),
                    help=f'seeds of the messy corpora (default {" ".join(map(str, MESSY_SEEDS))})')
     p.add_argument('--messy-count', type=int, default=16_000, help='URLs per messy corpus (default 16,000)')
@@ -1042,6 +1055,9 @@ def main(argv=None) -> int:
         result['machine']['load_before_messy'] = os.getloadavg()[0]
         result['messy'] = run_messy(data, args.messy_seeds, args.messy_count, args.rounds, rng)
         result['caches'] = run_caches(data, args.messy_seeds[0])
+    if 'cold' not in args.skip:
+        result['machine']['load_before_cold'] = os.getloadavg()[0]
+        result['cold'] = run_cold(data)
     if 'scaling' not in args.skip:
         result['scaling'] = bench_scaling_isolated()
         print_scaling(result['scaling'])
