@@ -6,43 +6,411 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from functools import partial
+from typing import NamedTuple
 
 from .entry import check_arguments, url_to_canon_url
 from .parsing import ParsedURL, parse_url
+from .serialization import serialize_parsed_url
+from .trace import Step, register
 
 # %% auto 0
-__all__ = ['surt_host', 'surt', 'same_resource']
+__all__ = ['IA_KEEPS', 'DEFAULT_PORTS', 'QUERY_SESSIONS', 'TRACKING_PARAMS', 'PARAM_PRESETS', 'KEY_STEPS', 'IA_KEY',
+           'SURT_STYLES', 'unescape_then_escape', 'trim_host_dots', 'merge_path_segments', 'lowercase', 'strip_www',
+           'drop_user_info', 'strip_path_session_id', 'strip_trailing_slash', 'strip_query_session_ids', 'sort_query',
+           'drop_empty_query', 'drop_params', 'KeyStep', 'UrlKey', 'url_key', 'ia_surt_form', 'surt_host', 'surt',
+           'same_resource']
 
-# %% ../nbs/15_keys.ipynb 6
-_WWW = re.compile(r'www\d*\.(?=[^.]+\.)')     # `www.` / `www12.` with two labels after it
+# %% ../nbs/15_keys.ipynb 7
+_HEX = frozenset(b'0123456789abcdefABCDEF')
+IA_KEEPS = frozenset(range(0x21, 0x7F)) - frozenset(b'#%')   # printable, but `#`, `%`
+
+
+def _decode_all(data: bytes) -> bytearray:
+    "`data` with every `%XX` decoded, again until none is left, in one pass."
+    out = bytearray()
+    for byte in data:
+        out.append(byte)
+        while (len(out) >= 3 and out[-3] == 0x25 and out[-2] in _HEX
+               and out[-1] in _HEX):          # a `%XX` just completed: decode it
+            out[-3:] = bytes((int(out[-2:].decode('ascii'), 16),))
+    return out
+
+
+def unescape_then_escape(s: str) -> str:
+    "K1: `s` decoded until no `%XX` is left, then escaped outside `IA_KEEPS`."
+    data = _decode_all(s.encode('utf-8', 'surrogatepass'))
+    return ''.join(chr(b) if b in IA_KEEPS else f'%{b:02X}' for b in data)
+
+# %% ../nbs/15_keys.ipynb 10
+def trim_host_dots(host: str) -> str:
+    "K2: `host` with each `..` made `.` (one pass) and no `.` at either end."
+    return host.replace('..', '.').strip('.')
+
+
+def merge_path_segments(path: str) -> str:
+    "K3: `path` without `.` and empty segments; `..` takes one away, or stays at the root."
+    kept: list[str] = []
+    for seg in path.split('/')[1:]:
+        if seg == '..':
+            if kept:
+                kept.pop()
+            else:
+                kept.append(seg)
+        elif seg != '.':
+            kept.append(seg)
+    if not kept:
+        return '/'
+    *inner, last = kept
+    return '/' + ''.join(seg + '/' for seg in inner if seg) + last
+
+# %% ../nbs/15_keys.ipynb 13
+def lowercase(s: str) -> str:
+    "K4: `s` in lower case (ASCII: the components are ASCII by now)."
+    return s.lower()
+
+
+_WWW = re.compile(r'www\d*\.')
+
+
+def strip_www(host: str, keep_name: bool = False) -> str:
+    "K5: `host` without a first label `www`, `www2`, ...; `keep_name`: not if one is left."
+    m = _WWW.match(host)
+    if m is None or (keep_name and '.' not in host[m.end():].rstrip('.')):
+        return host
+    return host[m.end():]
+
+
+DEFAULT_PORTS = {'http': '80', 'https': '443'}
+
+
+def drop_user_info(u: ParsedURL) -> ParsedURL:
+    "K6: `u` without user name and password, and without its scheme's default port."
+    port = u.port_string
+    return u._replace(user=None, password=None,
+                      port=None if DEFAULT_PORTS.get(u.scheme or '') == port else port)
+
+# %% ../nbs/15_keys.ipynb 16
+# ASP.NET's cookieless sessions: `/(S(...24...))/`, then the older `/(...24...)/`
+_PATH_SESSIONS = (re.compile(r'\((?:[a-z]\([0-9a-z]{24}\))+\)'),
+                  re.compile(r'\([0-9a-z]{24}\)'))
+_ASPX = re.compile(r'\.aspx', re.I)
+
+
+def _aspx_follows(path: str) -> Callable[[int], bool]:
+    "Whether `.aspx` comes after position p, with something and no `?` before it."
+    aspx = [m.start() for m in _ASPX.finditer(path)]
+    stops = [i for i, c in enumerate(path) if c == '?'] + [len(path)]
+
+    def follows(p: int) -> bool:
+        k = bisect_left(aspx, p + 1)
+        return k < len(aspx) and aspx[k] + 5 <= stops[bisect_left(stops, p)]
+    return follows
+
+
+def _strip_path_session(path: str, pattern: re.Pattern) -> str:
+    "`path` without its last segment that matches `pattern` before a `.aspx` page."
+    follows, end = _aspx_follows(path), len(path)
+    while (start := path.rfind('/', 0, end)) >= 0:
+        if (end < len(path) and pattern.fullmatch(path, start + 1, end)
+                and follows(end + 1)):
+            return path[:start + 1] + path[end + 1:]
+        end = start
+    return path
+
+
+def strip_path_session_id(path: str) -> str:
+    "K7: `path` without a session segment (`/(S(...))/`, `/(...)/`) before a `.aspx` page."
+    for pattern in _PATH_SESSIONS:
+        path = _strip_path_session(path, pattern)
+    return path
+
+# %% ../nbs/15_keys.ipynb 18
+def strip_trailing_slash(path: str) -> str:
+    "K8: `path` without a final `/`, unless it is `/` alone."
+    return path[:-1] if len(path) > 1 and path.endswith('/') else path
+
+
+# Session arguments: a name (which may end a longer one), then a value to the argument's end
+QUERY_SESSIONS = (r'jsessionid=[0-9a-z]{32}', r'phpsessid=[0-9a-z]{32}',
+                  r'sid=[0-9a-z]{32}', r'aspsessionid[a-z]{8}=[a-z]{24}')
+_QUERY_SESSIONS = tuple(re.compile(p + r'\Z', re.I) for p in QUERY_SESSIONS)
+
+
+def _starts(args: list[str]) -> list[int]:
+    "Where each of the `&`-separated `args` starts in their query."
+    starts = [0]
+    for a in args[:-1]:
+        starts.append(starts[-1] + len(a) + 1)
+    return starts
+
+
+def _cut(query: str, starts: list[int], at: int, last: int) -> str:
+    "`query` without the text from `at` to the end of argument `last` (and its `&`)."
+    after = starts[last + 1] if last + 1 < len(starts) else len(query)
+    return query[:at] + query[after:]
+
+# %% ../nbs/15_keys.ipynb 20
+def _strip_query_session(query: str, pattern: re.Pattern) -> str:
+    "`query` without the last argument that ends in `pattern`'s session id."
+    args = query.split('&')
+    starts = _starts(args)
+    for i in range(len(args) - 1, -1, -1):
+        if (m := pattern.search(args[i])) is not None:
+            return _cut(query, starts, starts[i] + m.start(), i)
+    return query
+
+
+def _strip_cold_fusion(query: str) -> str:
+    "`query` without its last `cfid=...&cftoken=...` pair (ColdFusion's session)."
+    args = query.split('&')
+    starts = _starts(args)
+    for i in range(len(args) - 2, -1, -1):
+        at = args[i].lower().rfind('cfid=', 0, len(args[i]) - 1)
+        token = args[i + 1]
+        if at >= 0 and token[:8].lower() == 'cftoken=' and len(token) > 8:
+            return _cut(query, starts, starts[i] + at, i + 1)
+    return query
+
+
+def strip_query_session_ids(query: str) -> str:
+    "K9: `query` without the session arguments of `QUERY_SESSIONS`, and ColdFusion's."
+    for pattern in _QUERY_SESSIONS:
+        query = _strip_query_session(query, pattern)
+    return _strip_cold_fusion(query)
+
+# %% ../nbs/15_keys.ipynb 23
+def _argument_order(arg: str) -> tuple[str, bool, str]:
+    "How K11 orders an argument: by name, then without `=` before with, then by value."
+    name, eq, value = arg.partition('=')
+    return name, bool(eq), value
+
+
+def sort_query(query: str) -> str:
+    "K11: `query`'s `&`-separated arguments sorted by name, then value."
+    return '&'.join(sorted(query.split('&'), key=_argument_order))
+
+
+def drop_empty_query(query: str) -> str | None:
+    "K12: `None` (no query) for an empty `query`, else `query`."
+    return query or None
+
+# %% ../nbs/15_keys.ipynb 26
+# The preset of tracking parameters: Google Analytics' campaign parameters (`utm_*`) and
+# click and mail identifiers from the general list of AdGuard's URL Tracking filter.
+TRACKING_PARAMS = ('utm_*', 'fbclid', 'gclid', 'gclsrc', 'dclid', 'gbraid', 'wbraid',
+                   'msclkid', 'yclid', 'twclid', 'ttclid', 'igshid', 'mc_cid', 'mc_eid',
+                   '_hsenc', '_hsmi', 'mkt_tok')
+PARAM_PRESETS = {'tracking': TRACKING_PARAMS}
+
+
+def _matcher(names: Iterable[str]) -> Callable[[str], bool]:
+    "Whether an argument's name is one of `names`; `prefix*` stands for each it starts."
+    exact = frozenset(n for n in names if not n.endswith('*'))
+    prefixes = tuple(n[:-1] for n in names if n.endswith('*'))
+    return lambda name: name in exact or name.startswith(prefixes)
+
+
+def drop_params(query: str, drop: Iterable[str] = (),
+                keep: Iterable[str] | None = None) -> str | None:
+    "K10: `query` without the arguments named in `drop` or not in `keep`; `None`: all gone."
+    dropped, kept = _matcher(drop), (None if keep is None else _matcher(keep))
+    args = [a for a in query.split('&') if not dropped(name := a.partition('=')[0])
+            and (kept is None or kept(name))]
+    return '&'.join(args) if args or not query else None
+
+# %% ../nbs/15_keys.ipynb 28
+def _on(u: ParsedURL, fn: Callable, *fields: str) -> ParsedURL:
+    "`u` with `fn` applied to each of its `fields` that is present."
+    return u._replace(**{f: fn(v) for f in fields if (v := getattr(u, f)) is not None})
+
+
+class KeyStep(NamedTuple):
+    "A step beyond the spec: its label, the `UrlKey` option that asks for it, what it does."
+    label: str
+    option: str
+    what: str
+    apply: Callable[[ParsedURL, UrlKey], ParsedURL]
+
+# %% ../nbs/15_keys.ipynb 29
+KEY_STEPS = (
+    KeyStep('K1', 'ia', "escapes decoded, then only IA's re-escaped",
+            lambda u, k: _on(u, unescape_then_escape, 'host', 'path', 'query')),
+    KeyStep('K2', 'ia', 'dots trimmed from the host',
+            lambda u, k: _on(u, trim_host_dots, 'host')),
+    KeyStep('K3', 'ia', 'empty and dot segments merged, as IA does',
+            lambda u, k: _on(u, merge_path_segments, 'path') if u.host else u),
+    KeyStep('K4', 'lowercase', 'path and query lowercased',
+            lambda u, k: _on(u, lowercase, 'path', 'query')),
+    KeyStep('K5', 'strip_www', 'a first label www, www2, ... dropped',
+            lambda u, k: _on(u, partial(strip_www, keep_name=not k.ia), 'host')),
+    KeyStep('K6', 'drop_user_info', 'user-info and a default port dropped',
+            lambda u, k: drop_user_info(u)),
+    KeyStep('K7', 'strip_session_ids', 'a session segment dropped from the path',
+            lambda u, k: _on(u, strip_path_session_id, 'path')),
+    KeyStep('K8', 'strip_trailing_slash', 'a final / dropped from the path',
+            lambda u, k: _on(u, strip_trailing_slash, 'path')),
+    KeyStep('K9', 'strip_session_ids', 'session arguments dropped from the query',
+            lambda u, k: _on(u, strip_query_session_ids, 'query')),
+    KeyStep('K10', 'filter_params', 'query arguments dropped by name',
+            lambda u, k: _on(u, partial(drop_params, drop=k.drop_params,
+                                        keep=k.keep_params), 'query')),
+    KeyStep('K11', 'sort_query', "the query's arguments sorted",
+            lambda u, k: _on(u, sort_query, 'query')),
+    KeyStep('K12', 'drop_empty_query', 'an empty query dropped',
+            lambda u, k: _on(u, drop_empty_query, 'query')),
+    KeyStep('K13', 'drop_fragment', 'the fragment dropped',
+            lambda u, k: u._replace(fragment=None)),
+)
+register('key', 'Keys (beyond the spec)', 'keys',
+         {s.label: s.what + ' (beyond the spec)' for s in KEY_STEPS})
+
+# %% ../nbs/15_keys.ipynb 31
+def _names(option: str, value) -> tuple[str, ...]:
+    "The names given to option `drop_params` or `keep_params`: a preset's name, or `str`s."
+    if isinstance(value, str):
+        if value not in PARAM_PRESETS:
+            raise ValueError(f'{option}={value!r}: the presets are '
+                             f'{", ".join(map(repr, PARAM_PRESETS))}; or give a list')
+        return PARAM_PRESETS[value]
+    try:
+        names = tuple(value)
+    except TypeError:
+        names = (None,)
+    if not all(isinstance(n, str) for n in names):
+        raise TypeError(f'url_key() option {option} must be a preset name or str names, '
+                        f'not {type(value).__name__}')
+    return names
+
+
+_FLAGS = ('sort_query', 'strip_www', 'drop_fragment', 'lowercase', 'strip_session_ids',
+          'strip_trailing_slash', 'drop_empty_query', 'drop_user_info', 'ia')
+
+# %% ../nbs/15_keys.ipynb 32
+@dataclass(frozen=True)
+class UrlKey:
+    "The options of a dedup key (steps K1-K13); calling it gives the key of a URL."
+    sort_query: bool = False                        # K11
+    drop_params: Iterable[str] | str = ()           # K10: names, `utm_*`, or 'tracking'
+    keep_params: Iterable[str] | str | None = None  # K10: an allow list instead
+    strip_www: bool = False                         # K5
+    drop_fragment: bool = True                      # K13
+    lowercase: bool = False                         # K4: path and query
+    strip_session_ids: bool = False                 # K7, K9
+    strip_trailing_slash: bool = False              # K8
+    drop_empty_query: bool = False                  # K12
+    drop_user_info: bool = False                    # K6
+    ia: bool = False                                # K1-K3: IA's escapes, dots, segments
+
+    def __post_init__(self) -> None:
+        for flag in _FLAGS:
+            if not isinstance(value := getattr(self, flag), bool):
+                raise TypeError(f'url_key() option {flag} must be True or False, '
+                                f'not {type(value).__name__}')
+        object.__setattr__(self, 'drop_params', _names('drop_params', self.drop_params))
+        if self.keep_params is not None:
+            object.__setattr__(self, 'keep_params',
+                               _names('keep_params', self.keep_params))
+
+    @property
+    def filter_params(self) -> bool:
+        "Whether K10 runs: names to drop, or an allow list."
+        return bool(self.drop_params) or self.keep_params is not None
+
+    def apply(self, u: ParsedURL, record: list[Step] | None = None) -> ParsedURL:
+        "The canonical URL `u` after the steps asked for; those that change it go to `record`."
+        for s in KEY_STEPS:
+            if getattr(self, s.option):
+                after = s.apply(u, self)
+                if record is not None and after != u:
+                    record.append(Step('key', s.label, s.what + ' (beyond the spec)',
+                                       u, after))
+                u = after
+        return u
+
+    def __call__(self, url: str, base: str | None = None, charset: str | None = None,
+                 browser: str = 'this') -> str | None:
+        "The key of `url`: its canonical URL after the steps; `None` if it has none."
+        url, base, charset, _ = check_arguments('url_key', url, base, charset, browser)
+        canon = url_to_canon_url(url, base, charset, browser)
+        return None if canon is None else serialize_parsed_url(self.apply(parse_url(canon)))
+
+# %% ../nbs/15_keys.ipynb 33
+def url_key(url: str, base: str | None = None, charset: str | None = None, *,
+            browser: str = 'this', **options) -> str | None:
+    "A dedup key of `url`: its canonical URL after the steps `options` ask for (`UrlKey`)."
+    return UrlKey(**options)(url, base, charset, browser)
+
+
+IA_KEY = UrlKey(ia=True, lowercase=True, strip_www=True, drop_user_info=True,
+                strip_session_ids=True, strip_trailing_slash=True, sort_query=True,
+                drop_empty_query=True)
+
+
+def ia_surt_form(u: ParsedURL, with_scheme: bool = False) -> str:
+    "The SURT form IA writes for `u`; a URL without a host as `scheme:path?query`."
+    query = '' if u.query is None else '?' + u.query
+    if not u.host:
+        return f'{u.scheme}:{u.path or ""}{query}'
+    host = u.host[1:-1] if u.host.startswith('[') else u.host     # IPv6: no brackets
+    host = ','.join(reversed(host.split('.')))
+    host += ':' + u.port_string if u.port_string else ''
+    rest = (u.path or '/') + query
+    return f'{u.scheme}://({host}){rest}' if with_scheme else f'{host}){rest}'
+
+# %% ../nbs/15_keys.ipynb 35
+_WWW_PRECISE = re.compile(r'www\d*\.(?=[^.]+\.)')   # `www.` / `www12.`, two labels after
 
 
 def surt_host(host: str, strip_www: bool = True) -> str:
     "The SURT form of a canonical `host`: labels reversed, comma-joined (steps 2 and 3)."
     if host.startswith('['):
         return host                                          # an IPv6 literal stays as it is
-    if strip_www and (m := _WWW.match(host)):
+    if strip_www and (m := _WWW_PRECISE.match(host)):
         host = host[m.end():]
     return ','.join(reversed(host.split('.')))
 
 
+SURT_STYLES = ('precise', 'ia')
+
+
+def _surt_options(style: str, strip_www: bool, with_scheme: bool) -> None:
+    "Check `surt`'s options: `style` one of `SURT_STYLES`, the flags `bool`."
+    if not isinstance(style, str):
+        raise TypeError(f'surt() option style must be str, not {type(style).__name__}')
+    if style not in SURT_STYLES:
+        raise ValueError(f'surt() style {style!r} is unknown: choose '
+                         f'{", ".join(map(repr, SURT_STYLES))}')
+    for name, flag in (('strip_www', strip_www), ('with_scheme', with_scheme)):
+        if not isinstance(flag, bool):
+            raise TypeError(f'surt() option {name} must be True or False, '
+                            f'not {type(flag).__name__}')
+
+
 def surt(url: str, base: str | None = None, charset: str | None = None, *,
-         strip_www: bool = True, with_scheme: bool = False, browser: str = 'this') -> str | None:
+         strip_www: bool = True, with_scheme: bool = False, browser: str = 'this',
+         style: str = 'precise') -> str | None:
     "The SURT key of `url`'s canonical URL (`com,example)/a?b`); `None` if it has none."
     url, base, charset, _ = check_arguments('surt', url, base, charset, browser)
-    # departure: the Internet Archive's canonicalizer (we use the spec's alone)
+    _surt_options(style, strip_www, with_scheme)
     canon = url_to_canon_url(url, base, charset, browser)
     if canon is None:
         return None
     u = parse_url(canon)
+    if style == 'ia':                       # the steps beyond the spec: IA's key
+        key = IA_KEY if strip_www else replace(IA_KEY, strip_www=False)
+        return ia_surt_form(key.apply(u), with_scheme)
     if not u.host:
         return canon                                          # step 6: no host to reorder
     port = u.port_string
-    host = surt_host(u.host, strip_www) + (':' + port if port else '')  # steps 1-4
-    rest = (u.path or '') + ('' if u.query is None else '?' + u.query)      # step 5
+    host = surt_host(u.host, strip_www) + (':' + port if port else '')   # steps 1-4
+    rest = (u.path or '') + ('' if u.query is None else '?' + u.query)  # step 5
     return f'{u.scheme}://({host},){rest}' if with_scheme else f'{host}){rest}'
 
-# %% ../nbs/15_keys.ipynb 13
+# %% ../nbs/15_keys.ipynb 48
 def _resource(name: str, url, base, charset, browser: str = 'this') -> ParsedURL | None:
     "The canonical URL of `url` without its fragment, as a `ParsedURL`; `None` if invalid."
     url, base, charset, _ = check_arguments(name, url, base, charset, browser)
