@@ -24,6 +24,7 @@ dev_requirements = shlex.split(cfg.get('dev_requirements', ''))
 bench_requirements = shlex.split(cfg.get('bench_requirements', ''))
 whatwg_requirements = shlex.split(cfg.get('whatwg_requirements', ''))
 fuzz_requirements = shlex.split(cfg.get('fuzz_requirements', ''))
+test_requirements = shlex.split(cfg.get('test_requirements', ''))   # oracles of tests only
 scale_requirements = shlex.split(cfg.get('scale_requirements', ''))   # pandas + Dask: tested in make test
 spark_requirements = shlex.split(cfg.get('spark_requirements', ''))   # PySpark: make test-spark (needs Java)
 min_python = cfg['min_python']
@@ -43,7 +44,8 @@ setuptools.setup(
     include_package_data=True,
     package_data={cfg['lib_name']: ['py.typed', 'gecko_idn.json', 'data/*.zip', 'data/*.md']},
     install_requires=requirements,
-    extras_require={'dev': dev_requirements + scale_requirements, 'bench': bench_requirements,
+    extras_require={'dev': dev_requirements + scale_requirements + test_requirements,
+                    'test': test_requirements, 'bench': bench_requirements,
                     'whatwg': whatwg_requirements, 'fuzz': fuzz_requirements,
                     'scale': scale_requirements, 'spark': spark_requirements},
     python_requires='>=' + min_python,

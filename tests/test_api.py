@@ -12,7 +12,8 @@ from weburl_nb import (ParsedURL, canonicalize_parsed_url, parse_url, resolve_ur
 def test_exported_names():
     assert weburl_nb.__all__ == ['ParsedURL', 'parse_url', 'resolve_url', 'canonicalize_parsed_url',
                                  'serialize_parsed_url', 'url_to_canon_url', 'canonicalize_many',
-                                 'profile_for', 'compare', 'explain', 'surt', 'same_resource']
+                                 'profile_for', 'compare', 'explain', 'surt', 'same_resource',
+                                 'url_key']
 
 
 @pytest.mark.parametrize("call, argument", [

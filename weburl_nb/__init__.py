@@ -19,18 +19,18 @@ from .serialization import serialize_parsed_url
 
 # The names imported on first use, and the module of each.
 _LAZY = {'compare': 'browsers', 'explain': 'explain', 'surt': 'keys',
-         'same_resource': 'keys', 'canonicalize_many': 'batch'}
+         'same_resource': 'keys', 'url_key': 'keys', 'canonicalize_many': 'batch'}
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:                       # read by type checkers and editors, never run
     from weburl_nb.batch import canonicalize_many
     from weburl_nb.browsers import compare
     from weburl_nb.explain import explain
-    from weburl_nb.keys import same_resource, surt
+    from weburl_nb.keys import same_resource, surt, url_key
 
 __all__ = ['ParsedURL', 'parse_url', 'resolve_url', 'canonicalize_parsed_url', 'serialize_parsed_url',
            'url_to_canon_url', 'canonicalize_many', 'profile_for', 'compare', 'explain',
-           'surt', 'same_resource']
+           'surt', 'same_resource', 'url_key']
 
 
 def __getattr__(name: str):

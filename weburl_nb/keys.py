@@ -52,7 +52,7 @@ def trim_host_dots(host: str) -> str:
 
 
 def merge_path_segments(path: str) -> str:
-    "K3: `path` without `.` and empty segments; `..` takes one away, or stays at the root."
+    "K3: `path` without `.` and empty segments; `..` drops one, or stays at the root."
     kept: list[str] = []
     for seg in path.split('/')[1:]:
         if seg == '..':
@@ -77,7 +77,7 @@ _WWW = re.compile(r'www\d*\.')
 
 
 def strip_www(host: str, keep_name: bool = False) -> str:
-    "K5: `host` without a first label `www`, `www2`, ...; `keep_name`: not if one is left."
+    "K5: `host` without a first label `www`, `www2`, ...; `keep_name`: not the last."
     m = _WWW.match(host)
     if m is None or (keep_name and '.' not in host[m.end():].rstrip('.')):
         return host
@@ -123,7 +123,7 @@ def _strip_path_session(path: str, pattern: re.Pattern) -> str:
 
 
 def strip_path_session_id(path: str) -> str:
-    "K7: `path` without a session segment (`/(S(...))/`, `/(...)/`) before a `.aspx` page."
+    "K7: `path` without a session segment (`/(S(...))/`, `/(...)/`) before `.aspx`."
     for pattern in _PATH_SESSIONS:
         path = _strip_path_session(path, pattern)
     return path
@@ -216,7 +216,7 @@ def _matcher(names: Iterable[str]) -> Callable[[str], bool]:
 
 def drop_params(query: str, drop: Iterable[str] = (),
                 keep: Iterable[str] | None = None) -> str | None:
-    "K10: `query` without the arguments named in `drop` or not in `keep`; `None`: all gone."
+    "K10: `query` without the arguments in `drop` or not in `keep`; `None`: all gone."
     dropped, kept = _matcher(drop), (None if keep is None else _matcher(keep))
     args = [a for a in query.split('&') if not dropped(name := a.partition('=')[0])
             and (kept is None or kept(name))]
@@ -229,7 +229,7 @@ def _on(u: ParsedURL, fn: Callable, *fields: str) -> ParsedURL:
 
 
 class KeyStep(NamedTuple):
-    "A step beyond the spec: its label, the `UrlKey` option that asks for it, what it does."
+    "A step beyond the spec: label, the `UrlKey` option asking for it, what it does."
     label: str
     option: str
     what: str
@@ -270,7 +270,7 @@ register('key', 'Keys (beyond the spec)', 'keys',
 
 # %% ../nbs/15_keys.ipynb 31
 def _names(option: str, value) -> tuple[str, ...]:
-    "The names given to option `drop_params` or `keep_params`: a preset's name, or `str`s."
+    "The names given to `drop_params` or `keep_params`: a preset's name, or `str`s."
     if isinstance(value, str):
         if value not in PARAM_PRESETS:
             raise ValueError(f'{option}={value!r}: the presets are '
@@ -281,7 +281,7 @@ def _names(option: str, value) -> tuple[str, ...]:
     except TypeError:
         names = (None,)
     if not all(isinstance(n, str) for n in names):
-        raise TypeError(f'url_key() option {option} must be a preset name or str names, '
+        raise TypeError(f'url_key() option {option} must be a preset or str names, '
                         f'not {type(value).__name__}')
     return names
 
@@ -303,7 +303,7 @@ class UrlKey:
     strip_trailing_slash: bool = False              # K8
     drop_empty_query: bool = False                  # K12
     drop_user_info: bool = False                    # K6
-    ia: bool = False                                # K1-K3: IA's escapes, dots, segments
+    ia: bool = False                                # K1-K3: IA's escapes and segments
 
     def __post_init__(self) -> None:
         for flag in _FLAGS:
@@ -321,7 +321,7 @@ class UrlKey:
         return bool(self.drop_params) or self.keep_params is not None
 
     def apply(self, u: ParsedURL, record: list[Step] | None = None) -> ParsedURL:
-        "The canonical URL `u` after the steps asked for; those that change it go to `record`."
+        "The canonical URL `u` after the steps asked for; changes go to `record`."
         for s in KEY_STEPS:
             if getattr(self, s.option):
                 after = s.apply(u, self)
@@ -336,12 +336,14 @@ class UrlKey:
         "The key of `url`: its canonical URL after the steps; `None` if it has none."
         url, base, charset, _ = check_arguments('url_key', url, base, charset, browser)
         canon = url_to_canon_url(url, base, charset, browser)
-        return None if canon is None else serialize_parsed_url(self.apply(parse_url(canon)))
+        if canon is None:
+            return None
+        return serialize_parsed_url(self.apply(parse_url(canon)))
 
 # %% ../nbs/15_keys.ipynb 33
 def url_key(url: str, base: str | None = None, charset: str | None = None, *,
             browser: str = 'this', **options) -> str | None:
-    "A dedup key of `url`: its canonical URL after the steps `options` ask for (`UrlKey`)."
+    "A dedup key of `url`: its canonical URL after the steps of `options` (`UrlKey`)."
     return UrlKey(**options)(url, base, charset, browser)
 
 
@@ -362,13 +364,13 @@ def ia_surt_form(u: ParsedURL, with_scheme: bool = False) -> str:
     return f'{u.scheme}://({host}){rest}' if with_scheme else f'{host}){rest}'
 
 # %% ../nbs/15_keys.ipynb 35
-_WWW_PRECISE = re.compile(r'www\d*\.(?=[^.]+\.)')   # `www.` / `www12.`, two labels after
+_WWW_PRECISE = re.compile(r'www\d*\.(?=[^.]+\.)')   # `www.`, `www12.`: two labels after
 
 
 def surt_host(host: str, strip_www: bool = True) -> str:
-    "The SURT form of a canonical `host`: labels reversed, comma-joined (steps 2 and 3)."
+    "The SURT form of a canonical `host`: labels reversed, comma-joined (steps 2, 3)."
     if host.startswith('['):
-        return host                                          # an IPv6 literal stays as it is
+        return host                             # an IPv6 literal stays as it is
     if strip_www and (m := _WWW_PRECISE.match(host)):
         host = host[m.end():]
     return ','.join(reversed(host.split('.')))
@@ -404,13 +406,13 @@ def surt(url: str, base: str | None = None, charset: str | None = None, *,
         key = IA_KEY if strip_www else replace(IA_KEY, strip_www=False)
         return ia_surt_form(key.apply(u), with_scheme)
     if not u.host:
-        return canon                                          # step 6: no host to reorder
+        return canon                            # step 6: no host to reorder
     port = u.port_string
     host = surt_host(u.host, strip_www) + (':' + port if port else '')   # steps 1-4
     rest = (u.path or '') + ('' if u.query is None else '?' + u.query)  # step 5
     return f'{u.scheme}://({host},){rest}' if with_scheme else f'{host}){rest}'
 
-# %% ../nbs/15_keys.ipynb 48
+# %% ../nbs/15_keys.ipynb 49
 def _resource(name: str, url, base, charset, browser: str = 'this') -> ParsedURL | None:
     "The canonical URL of `url` without its fragment, as a `ParsedURL`; `None` if invalid."
     url, base, charset, _ = check_arguments(name, url, base, charset, browser)
