@@ -405,6 +405,7 @@ def surt(url: str, base: str | None = None, charset: str | None = None, *,
     if style == 'ia':                       # the steps beyond the spec: IA's key
         key = IA_KEY if strip_www else replace(IA_KEY, strip_www=False)
         return ia_surt_form(key.apply(u), with_scheme)
+    # departure: the Internet Archive's canonicalizer (precise: the spec's alone)
     if not u.host:
         return canon                            # step 6: no host to reorder
     port = u.port_string
