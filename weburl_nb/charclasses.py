@@ -69,7 +69,7 @@ def preprocess(s: str, noncharacters: bool = True) -> str:
 _PAIR_RE = LazyRegex('[\ud800-\udbff][\udc00-\udfff]')
 _SURROGATES = '\ud800-\udfff'
 _SURROGATES_RE = LazyRegex(f'[{_SURROGATES}]')
-_ONLY_NONCHARACTERS_RE = LazyRegex(f'[{_NONCHARACTERS[len(_SURROGATES):]}]')
+_BMP_NONCHARACTERS_RE = LazyRegex('[\ufdd0-\ufdef\ufffe\uffff]')
 NONCHARACTER_RULES = ('replace', 'keep', 'drop')
 
 
@@ -78,7 +78,7 @@ def _one_code_point(m) -> str:
 
 
 def replace_noncharacters(s: str, rule: str = 'replace', pairs: bool = False) -> str:
-    "Step 2 as a profile has it: noncharacters replaced, kept or dropped (`rule`)."
+    "Step 2 as a profile has it: noncharacters replaced, kept or dropped (`rule`; `drop`: the BMP's)."
     if rule not in NONCHARACTER_RULES:
         raise ValueError(f'rule must be one of {NONCHARACTER_RULES}, not {rule!r}')
     if s.isascii():
@@ -87,6 +87,6 @@ def replace_noncharacters(s: str, rule: str = 'replace', pairs: bool = False) ->
         s = _PAIR_RE.sub(_one_code_point, s)
     if rule == 'keep':              # departure: step 2 in the host (GECKO keeps)
         return _SURROGATES_RE.sub('\ufffd', s)
-    if rule == 'drop':              # departure: step 2 in the host (IE drops)
-        return _SURROGATES_RE.sub('\ufffd', _ONLY_NONCHARACTERS_RE.sub('', s))
+    if rule == 'drop':              # departure: step 2 in the host (IE drops the BMP's)
+        return _SURROGATES_RE.sub('\ufffd', _BMP_NONCHARACTERS_RE.sub('', s))
     return _NONCHARACTERS_RE.sub('\ufffd', s)
