@@ -28,22 +28,21 @@ class CharEscapes:
     in place until `close`."""
 
     def __init__(self):
-        from weburl_nb import canonicalization as c
+        from weburl_nb import engine_encoding as c
         self.c, self.lookups = c, 0
         original = getattr(c._escape_by_runs, '__wrapped__', c._escape_by_runs)
 
-        def counting(s, encode, octets):
+        def counting(s, encode, tables):
             if encode is not c._UTF8:
-                one = octets.ascii_escapes
-                self.lookups += sum(len(r) for _, r in octets.pieces.findall(s) if r not in one)
-            return original(s, encode, octets)
+                one = tables.ascii_escapes
+                self.lookups += sum(len(r) for _, r in tables.pieces.findall(s) if r not in one)
+            return original(s, encode, tables)
         counting.__wrapped__ = original
         c._escape_by_runs = counting
         self.original = original
 
     def _tables(self) -> list:
-        sets = [v for v in vars(self.c).values() if isinstance(v, self.c.EncodeSet)]
-        return [t for s in sets for t in s.char_escapes.values()]
+        return [t for s in self.c._TABLES.values() for t in s.char_escapes.values()]
 
     def cache_info(self):
         from functools import _CacheInfo
@@ -53,9 +52,8 @@ class CharEscapes:
                           sum(map(len, tables)))
 
     def cache_clear(self):
-        for v in vars(self.c).values():
-            if isinstance(v, self.c.EncodeSet):
-                v.char_escapes.clear()
+        for v in self.c._TABLES.values():
+            v.char_escapes.clear()
         self.lookups = 0
 
     def close(self):
@@ -64,7 +62,11 @@ class CharEscapes:
 
 def caches() -> dict:
     "name -> an `lru_cache`d function of the package (with `cache_info` and `cache_clear`)."
-    from weburl_nb import encoding, host, nameprep, shortcuts
+    from weburl_nb import host, nameprep, shortcuts
+    try:
+        from weburl_nb import engine_encoding as encoding
+    except ImportError:                                     # an older package
+        from weburl_nb import encoding
     out = {f'host ({p.name})': c for p, c in host._HOST_CACHES.values()}
     named = {'base: base_record': (shortcuts, '_kept_base_records'),
              'base: _canonical_base': (shortcuts, '_canonical_base'),
@@ -74,8 +76,7 @@ def caches() -> dict:
              'nameprep: is_prohibited': (nameprep, 'is_prohibited'),
              'nameprep: bidi_class': (nameprep, 'bidi_class')}
     out.update({k: getattr(module, name, None) for k, (module, name) in named.items()})
-    from weburl_nb import canonicalization
-    if hasattr(canonicalization, '_escape_by_runs'):       # not in an older package
+    if hasattr(encoding, '_escape_by_runs'):               # not in an older package
         out['escapes per legacy character'] = CharEscapes()
     return {k: v for k, v in out.items() if hasattr(v, 'cache_info')}
 

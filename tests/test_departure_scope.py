@@ -22,13 +22,13 @@ from weburl_nb.entry import url_to_canon_url, url_to_canon_url_steps
 @contextmanager
 def literal_steps():
     "Our steps with the two departures switched off: the spec's literal answer."
-    saved = canonicalization._UNRESERVED_ESCAPE_SPLIT, resolution.settled_path
-    canonicalization._UNRESERVED_ESCAPE_SPLIT = canonicalization._LITERAL_ESCAPE_SPLIT
+    saved = canonicalization.makes_new_escape, resolution.settled_path
+    canonicalization.makes_new_escape = lambda s, i, c: False
     resolution.settled_path = lambda path, is_file: path
     try:
         yield
     finally:
-        canonicalization._UNRESERVED_ESCAPE_SPLIT, resolution.settled_path = saved
+        canonicalization.makes_new_escape, resolution.settled_path = saved
 
 
 def literal(url: str, base: str | None = None) -> str | None:

@@ -1,15 +1,17 @@
 """`percent_encode` against the steps read plainly: encode the whole string, escape it byte by byte,
-decode it back. The package takes shorter routes (kept text skipped, runs of characters escaped at
-once, escapes of legacy characters kept, long strings in blocks); here random strings, sets of
-octets and charsets check that every route gives the plain answer, the `ValueError` of the
-departure "no legacy decoders" included.
+decode it back. Both routes are checked: the steps of Canonicalization (`canonicalization`) and the
+engine (`engine_encoding`: kept text skipped, runs of characters escaped at once, escapes of legacy
+characters kept, long strings in blocks). Random strings, sets of octets and charsets check that
+each gives the plain answer, the `ValueError` of the departure "no legacy decoders" included.
 """
 import pytest
 from hypothesis import given, strategies as st
 
-from weburl_nb import canonicalization
+from weburl_nb import engine_encoding
 from weburl_nb.canonicalization import (C1_OCTETS, FRAGMENT_OCTETS, OPAQUE_PATH_OCTETS, PATH_OCTETS,
-                                        QUERY_OCTETS, USERINFO_OCTETS, EncodeSet, percent_encode)
+                                        QUERY_OCTETS, USERINFO_OCTETS, EncodeSet)
+from weburl_nb.canonicalization import percent_encode as percent_encode_steps
+from weburl_nb.engine_encoding import percent_encode, run_tables
 from weburl_nb.encoding import charset_encoding, encoder_for
 
 CHARSETS = [None, 'utf-8', 'shift_jis', 'euc-jp', 'iso-2022-jp', 'euc-kr', 'big5', 'gbk', 'gb18030',
@@ -32,14 +34,15 @@ octet_sets = st.one_of(
 
 def plain(s: str, charset: str | None, octets: EncodeSet) -> str:
     "The steps read plainly (see the module's docstring); `ValueError` as the departure says."
+    utf8 = charset_encoding(charset) == 'UTF-8'
+    if not utf8 and not octets.octets >= {0x1B, *range(0x80, 0x100)}:
+        raise ValueError('needs a set escaping bytes 0x80-0xFF and ESC')
     if all(c.isascii() and ord(c) not in octets.octets for c in s):
         return s
     data = encoder_for(charset)(s)                                          # steps 3, 5, 6
     escaped = b''.join(b'%%%02X' % b if b in octets.octets else bytes([b]) for b in data)   # 7
-    if charset_encoding(charset) == 'UTF-8':
+    if utf8:
         return escaped.decode('utf-8', 'replace')                           # step 8
-    if not octets.octets >= {0x1B, *range(0x80, 0x100)}:
-        raise ValueError('needs a set escaping bytes 0x80-0xFF and ESC')
     return escaped.decode('ascii')                                          # step 8: ASCII
 
 
@@ -52,24 +55,26 @@ def outcome(f, *args):
 
 @given(text, st.sampled_from(CHARSETS), octet_sets)
 def test_percent_encode_is_the_plain_steps(s, charset, octets):
-    assert outcome(percent_encode, s, charset, octets) == outcome(plain, s, charset, octets)
+    want = outcome(plain, s, charset, octets)
+    assert outcome(percent_encode_steps, s, charset, octets) == want
+    assert outcome(percent_encode, s, charset, octets) == want
 
 
 @given(text, st.sampled_from(CHARSETS), octet_sets, st.integers(1, 7))
 def test_blocks_may_end_anywhere(s, charset, octets, block):
     "Long strings go by blocks of characters; tiny blocks cut between any two characters."
-    saved = canonicalization._ESCAPE_BLOCK
-    canonicalization._ESCAPE_BLOCK = block
+    saved = engine_encoding._ESCAPE_BLOCK
+    engine_encoding._ESCAPE_BLOCK = block
     try:
         assert outcome(percent_encode, s, charset, octets) == outcome(plain, s, charset, octets)
     finally:
-        canonicalization._ESCAPE_BLOCK = saved
+        engine_encoding._ESCAPE_BLOCK = saved
 
 
 @pytest.mark.parametrize('charset', ['shift_jis', 'gb18030', None])
 def test_escapes_kept_per_character_stay_bounded(charset):
     "More distinct characters than the cache holds: it empties itself and the answers stay plain."
-    s = ''.join(map(chr, range(0x4E00, 0x4E00 + canonicalization._CHAR_ESCAPES_MAX + 500)))
+    s = ''.join(map(chr, range(0x4E00, 0x4E00 + engine_encoding._CHAR_ESCAPES_MAX + 500)))
     assert percent_encode(s, charset, QUERY_OCTETS) == plain(s, charset, QUERY_OCTETS)
-    for table in QUERY_OCTETS.char_escapes.values():
-        assert len(table) <= canonicalization._CHAR_ESCAPES_MAX
+    for table in run_tables(QUERY_OCTETS).char_escapes.values():
+        assert len(table) <= engine_encoding._CHAR_ESCAPES_MAX

@@ -5,140 +5,61 @@
 # %% ../nbs/06_canonicalization.ipynb 2
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
-from .encoding import by_character, encoder, encoder_for
-from .charclasses import DIGIT, NOT_HIERARCHICAL_SCHEMES, UNRESERVED, LazyRegex
+from .encoding import encoder, encoder_for
+from .charclasses import NOT_HIERARCHICAL_SCHEMES, UNRESERVED, LazyRegex
 from .charclasses import DRIVE_SPEC_RE
 from .host import HostProfile, canonicalize_host
 from .parsing import INVALID, ParsedURL
 from .resolution import decode_file_slashes, remove_dot_segments
-from .trace import OFF, register, trace_for
+from .trace import register, trace_for
 
 # %% auto 0
-__all__ = ['USERINFO_OCTETS', 'PATH_OCTETS', 'QUERY_OCTETS', 'OPAQUE_PATH_OCTETS', 'C1_OCTETS', 'FRAGMENT_OCTETS',
-           'DEFAULT_PORTS', 'UNRESERVED_ESCAPES', 'MAY_MAKE_ESCAPE', 'EncodeSet', 'percent_encode',
-           'canonicalize_scheme', 'canonicalize_userinfo', 'canonicalize_file_hostpath', 'canonicalize_port',
-           'escape_alternatives', 'decode_unreserved', 'root_path', 'encode_path', 'canonicalize_path',
-           'read_path_again', 'protect_double_slash', 'canonicalize_query', 'canonicalize_fragment', 'unresolved_path',
-           'canonicalize_checked', 'port_failure']
+__all__ = ['LEGACY_ESCAPED', 'USERINFO_OCTETS', 'PATH_OCTETS', 'QUERY_OCTETS', 'OPAQUE_PATH_OCTETS', 'C1_OCTETS',
+           'FRAGMENT_OCTETS', 'DEFAULT_PORTS', 'EncodeSet', 'percent_encode', 'canonicalize_scheme',
+           'canonicalize_userinfo', 'canonicalize_file_hostpath', 'canonicalize_port', 'root_path', 'makes_new_escape',
+           'decode_unreserved', 'encode_path', 'canonicalize_path', 'read_path_again', 'protect_double_slash',
+           'canonicalize_query', 'canonicalize_fragment', 'unresolved_path', 'canonicalize_checked', 'port_failure']
 
 # %% ../nbs/06_canonicalization.ipynb 7
-def _escape_bytes(data: bytes, octets: 'EncodeSet') -> str:
-    "Step 7: each byte of `data` in the set escaped, the others kept, read as Latin-1."
-    return data.decode('latin-1').translate(octets.escapes)
-
-
-_NOT_ASCII = '\x80-\ud7ff\ue000-\U0010ffff'    # all but ASCII and lone surrogates
-
-
 class EncodeSet:
-    "A set of octets to percent-encode, with the lookup tables that make encoding fast."
+    "A set of octets to percent-encode, and each byte's replacement in step 7."
 
     def __init__(self, octets):
         self.octets = frozenset(octets)
-        safe = ''.join([chr(b) for b in range(0x80) if b not in self.octets])
-        self.leaves_ascii = self.octets >= {0x1B, *range(0x80, 0x100)}   # see step 8
         self.escapes = tuple([f'%{b:02X}' if b in self.octets else chr(b)
                               for b in range(256)])
-        # the route a run at a time (see below)
-        self.ascii_escapes = {chr(b): self.escapes[b] for b in self.octets if b < 0x80}
-        high = len(self.octets) - len(self.ascii_escapes)       # octets 0x80-0xFF
-        self.by_runs = high in (0, 0x80)
-        latin = [chr(c) for c in range(0x80, 0x100)] if high == 0x80 else []
-        self.utf8_escapes = {**self.ascii_escapes,
-                             **{c: '%' + c.encode().hex('%').upper() for c in latin}}
-        self.all_safe = LazyRegex(f'[{re.escape(safe)}]*' if safe else '')
-        kept = re.escape(safe) + ('' if high else _NOT_ASCII)
-        self.all_kept = None if high else LazyRegex(f'[{kept}]*')     # UTF-8 alone
-        self.pieces = LazyRegex(f'([{kept}]*)([^{kept}]*)' if kept else r'()([\s\S]*)')
-        self.char_escapes = {}                                 # encoder -> escapes
 
     @classmethod
-    def all_except(cls, safe: str) -> 'EncodeSet':
+    def all_except(cls, safe: str) -> EncodeSet:
         "Every octet except those of the ASCII characters in `safe`."
         return cls(b for b in range(256) if chr(b) not in safe)
 
     def __repr__(self):
         return f'EncodeSet({len(self.octets)} octets)'
 
+
+LEGACY_ESCAPED = frozenset([0x1B, *range(0x80, 0x100)])   # see step 8
+
 # %% ../nbs/06_canonicalization.ipynb 9
-_CHAR_ESCAPES_MAX = 4096        # characters kept per encoder and set
-
-
-class _CharEscapes(dict):
-    "Steps 5-7 for one character at a time, kept: code point -> its escapes."
-
-    def __init__(self, encode: Callable[[str], bytes], octets: EncodeSet):
-        super().__init__()
-        self.encode, self.octets, self.misses = encode, octets, 0
-
-    def __missing__(self, cp: int) -> str:
-        self.misses += 1                        # for bench/caches.py
-        if len(self) >= _CHAR_ESCAPES_MAX:
-            self.clear()
-        out = self[cp] = _escape_bytes(self.encode(chr(cp)), self.octets)
-        return out
-
-
-_UTF8 = encoder('UTF-8')
-_ESCAPE_BLOCK = 8192            # characters at once: bounds the pieces `findall` holds
-
-
-def _escape_by_runs(s: str, encode: Callable[[str], bytes], octets: EncodeSet) -> str:
-    "Steps 5-8 of `s` by kept pieces and runs (`encode` by character, `by_runs`)."
-    # Loops, not comprehensions: a comprehension would make cells of the names it reads.
-    one, out = octets.ascii_escapes, []
-    if encode is not _UTF8:
-        chars = octets.char_escapes.get(encode)
-        if chars is None:
-            chars = octets.char_escapes[encode] = _CharEscapes(encode, octets)
-        for kept, run in octets.pieces.findall(s):
-            out.append(kept)
-            if run:
-                out.append(one.get(run) or run.translate(chars))
-        return ''.join(out)
-    try:
-        one = octets.utf8_escapes
-        for kept, run in octets.pieces.findall(s):
-            out.append(kept)
-            if run:
-                out.append(one.get(run) or '%' + run.encode().hex('%').upper())
-    except UnicodeEncodeError:                  # a lone surrogate: step 5 makes it `?`
-        out = []
-        for kept, run in octets.pieces.findall(s):
-            out += kept, _escape_bytes(encode(run), octets)
-    return ''.join(out)
-
-
-def _escape_by_blocks(s: str, encode: Callable[[str], bytes], octets: EncodeSet) -> str:
-    "`_escape_by_runs` a block of `_ESCAPE_BLOCK` characters at a time."
-    return ''.join([_escape_by_runs(s[i:i + _ESCAPE_BLOCK], encode, octets)
-                    for i in range(0, len(s), _ESCAPE_BLOCK)])
-
-# %% ../nbs/06_canonicalization.ipynb 11
 def percent_encode(s: str, encoding: str | None, octets: EncodeSet) -> str:
-    "The steps to percent-encode a string: encode `s` in `encoding`, escape the `octets`, decode again."
-    if octets.all_safe.fullmatch(s) is not None:
-        return s
-    kept = octets.all_kept
-    if kept is not None and encoding is None and kept.fullmatch(s) is not None:
-        return s                                        # see "Step 8, by runs"
-    encode = _UTF8 if encoding is None else encoder_for(encoding)   # step 3
-    if encode is not _UTF8 and not octets.leaves_ascii:   # departure: no legacy decoders
+    "The steps to percent-encode `s` in `encoding`, escaping the bytes in `octets`."
+    # Steps 1-4: the string, the encoding (UTF-8 if not ASCII-compatible), the set.
+    encode = encoder_for(encoding)
+    utf8 = encode is encoder('UTF-8')
+    if not utf8 and not octets.octets >= LEGACY_ESCAPED:
+        # departure: no legacy decoders
         raise ValueError(f'percent_encode in {encoding!r} needs a set escaping '
                          'bytes 0x80-0xFF and ESC')
-    if octets.by_runs and (encode is _UTF8 or by_character(encode)):  # 5-8 by runs
-        if len(s) <= _ESCAPE_BLOCK:
-            return _escape_by_runs(s, encode, octets)
-        return _escape_by_blocks(s, encode, octets)
-    escaped = _escape_bytes(encode(s), octets)                      # steps 5-7
-    if escaped.isascii():
-        return escaped                                          # step 8: same
-    return escaped.encode('latin-1').decode('utf-8', 'replace')     # step 8
+    # Steps 5-6: a character the encoding lacks becomes `?`; encode into bytes.
+    data = encode(s)
+    # Step 7: each byte in the set becomes `%` and two uppercase hex digits.
+    escaped = data.decode('latin-1').translate(octets.escapes)
+    # Step 8: decode with the encoding (a legacy one has only ASCII left: the same).
+    return escaped.encode('latin-1').decode('utf-8', 'replace') if utf8 else escaped
 
-# %% ../nbs/06_canonicalization.ipynb 14
+# %% ../nbs/06_canonicalization.ipynb 12
 USERINFO_OCTETS = EncodeSet.all_except(UNRESERVED + "!$%&'()*+,")
 PATH_OCTETS = EncodeSet.all_except(UNRESERVED + "!#$%&'()*+,/:;=@[]")
 # departure: `?` in queries
@@ -146,19 +67,19 @@ QUERY_OCTETS = EncodeSet.all_except(UNRESERVED + "!#$%&'()*+,/:;=@[]\\^`{|}?")
 OPAQUE_PATH_OCTETS = EncodeSet([*range(0x20), *range(0x7F, 0x100)])
 C1_OCTETS = EncodeSet(range(0x80, 0x100))
 FRAGMENT_OCTETS = EncodeSet([*range(0x20), 0x7F])
-_C1_RE = LazyRegex('[\x80-\x9f]')
+
+# %% ../nbs/06_canonicalization.ipynb 16
+DEFAULT_PORTS = {'ftp': 21, 'gopher': 70, 'http': 80, 'https': 443, 'telnet': 23,
+                 'tn3270': 23, 'rlogin': 513, 'ws': 80, 'wss': 443}
 
 # %% ../nbs/06_canonicalization.ipynb 18
-DEFAULT_PORTS = {'ftp': 21, 'gopher': 70, 'http': 80, 'https': 443, 'telnet': 23, 'tn3270': 23,
-                 'rlogin': 513, 'ws': 80, 'wss': 443}
-
-# %% ../nbs/06_canonicalization.ipynb 20
 def canonicalize_scheme(scheme: str | None) -> str | None:
     "C2: lowercase the ASCII letters of the scheme."
     return scheme.lower() if scheme is not None and scheme.isascii() else scheme
 
-# %% ../nbs/06_canonicalization.ipynb 22
-def canonicalize_userinfo(user: str | None, password: str | None) -> tuple[str | None, str | None]:
+# %% ../nbs/06_canonicalization.ipynb 20
+def canonicalize_userinfo(user: str | None, password: str | None, *,
+                          encode: Callable = percent_encode) -> tuple[str | None, str | None]:
     "C3: drop an empty password, then an empty lone user; percent-encode both."
     if user is None and password is None:
         return None, None
@@ -167,12 +88,12 @@ def canonicalize_userinfo(user: str | None, password: str | None) -> tuple[str |
     if user == '' and password is None:
         user = None
     if user is not None:
-        user = percent_encode(user, None, USERINFO_OCTETS)
+        user = encode(user, None, USERINFO_OCTETS)
     if password is not None:
-        password = percent_encode(password, None, USERINFO_OCTETS)
+        password = encode(password, None, USERINFO_OCTETS)
     return user, password
 
-# %% ../nbs/06_canonicalization.ipynb 25
+# %% ../nbs/06_canonicalization.ipynb 23
 _SLASHES3_RE = LazyRegex(r'[/\\]{3,}([^/\\]*)')
 _PATH_DRIVE_RE = LazyRegex(r'[/\\]?' + DRIVE_SPEC_RE.pattern + r'(?:[/\\]|$)')
 
@@ -182,8 +103,9 @@ def _drive_letter(spec: str) -> str:
     return spec if spec[0] != '%' else chr(int(spec[1:3], 16))
 
 
-def canonicalize_file_hostpath(host: str | None, path: str | None) -> tuple[str, str | None]:
-    "C4 (HOSTPATH) for `file:` URLs: drive hosts, `localhost`, UNC slashes and drive letters."
+def canonicalize_file_hostpath(host: str | None,
+                               path: str | None) -> tuple[str, str | None]:
+    "C4 (HOSTPATH), `file:` only: drive hosts, `localhost`, UNC slashes, drives."
     if host and DRIVE_SPEC_RE.fullmatch(host):
         lead = '' if path and path[0] in '/\\' else '/'
         return '', '/' + host + lead + (path or '')
@@ -202,7 +124,7 @@ def canonicalize_file_hostpath(host: str | None, path: str | None) -> tuple[str,
                 host = ''
     return host, path
 
-# %% ../nbs/06_canonicalization.ipynb 28
+# %% ../nbs/06_canonicalization.ipynb 26
 _DIGITS_RE = LazyRegex('[0-9]+')
 
 
@@ -220,175 +142,125 @@ def canonicalize_port(port: str, scheme: str | None) -> str | None:
         return ''
     return str(p) if p <= 65535 else None
 
-# %% ../nbs/06_canonicalization.ipynb 31
-_DECODE_BLOCK = 8192
-# '7E', '7e', ... -> '~': the escapes of each unreserved character, in either case
-UNRESERVED_ESCAPES = {a + b: c for c in UNRESERVED for code in [f'{ord(c):02X}']
-                   for a in {code[0], code[0].lower()} for b in {code[1], code[1].lower()}}
-
-
-def _hex_class(digits: set) -> str:
-    "A regular-expression class of the hexadecimal `digits` (a lone digit stays as it is)."
-    return ''.join(sorted(digits)) if len(digits) == 1 else '[' + ''.join(sorted(digits)) + ']'
-
-
-def escape_alternatives(codes) -> str:
-    "The two-digit `codes` as a regular-expression alternation, grouped by their first digit."
-    seconds: dict[str, set] = {}
-    for code in codes:
-        seconds.setdefault(code[0].upper(), set()).add(code[1])
-    return '|'.join(_hex_class({first, first.lower()}) + _hex_class(second)
-                    for first, second in sorted(seconds.items()))
-
-
-_NO_NEW_ESCAPE = r'(?<!%%)(?<!%[0-9A-Fa-f]%)'   # the `%` not after `%` or `%` + digit
-_HEX_DIGITS = DIGIT + 'ABCDEFabcdef'
-
-
-def _unreserved_escape_split_re(guard: str) -> LazyRegex:
-    "`%` and the captured digits of an unreserved character; a hex digit's only after `guard`."
-    hex_codes = [code for code, c in UNRESERVED_ESCAPES.items() if c in _HEX_DIGITS]
-    other_codes = [code for code in UNRESERVED_ESCAPES if code not in hex_codes]
-    return LazyRegex(f'%((?:{guard}(?:{escape_alternatives(hex_codes)}))'
-                     f'|{escape_alternatives(other_codes)})')
-
-
-# departure: decoding makes no new escape
-_UNRESERVED_ESCAPE_SPLIT = _unreserved_escape_split_re(_NO_NEW_ESCAPE)
-_LITERAL_ESCAPE_SPLIT = _unreserved_escape_split_re('')                 # the spec's decoding
-
-
-def _decode_piece(s: str, split: LazyRegex = _UNRESERVED_ESCAPE_SPLIT) -> str:
-    "`decode_unreserved` of `s`: text and captured digits alternate; each pair of digits becomes its character."
-    parts = split.split(s)
-    n = len(parts)
-    if n == 1:
-        return s                                # no unreserved escape: nothing to copy
-    for i in range(1, n, 2):                    # a loop beats `map` into a slice here
-        parts[i] = UNRESERVED_ESCAPES[parts[i]]
-    return ''.join(parts)
-
-
-def decode_unreserved(s: str, literal: bool = False) -> str:
-    "Percent-decode the escapes of unreserved characters (`%41` -> `A`), held back as the note says unless `literal`."
-    if '%' not in s:
-        return s
-    split = _LITERAL_ESCAPE_SPLIT if literal else _UNRESERVED_ESCAPE_SPLIT
-    if len(s) <= _DECODE_BLOCK:
-        return _decode_piece(s, split)
-    parts, start = [], 0                       # a long string: in pieces cut just before a `%` (see above)
-    while True:
-        cut = s.find('%', start + _DECODE_BLOCK)
-        while cut > 0 and '%' in s[cut - 2:cut]:    # no `%` the look-behind would miss
-            cut = s.find('%', cut + 1)
-        if cut < 0:
-            parts.append(_decode_piece(s[start:], split))
-            return ''.join(parts)
-        parts.append(_decode_piece(s[start:cut], split))
-        start = cut
-
-
+# %% ../nbs/06_canonicalization.ipynb 29
 def root_path(path: str | None, hierarchical: bool) -> str | None:
     "C7: a hierarchical URL's path, starting with `/` (`/` if missing or empty)."
     if not hierarchical:
         return path
     return '/' + path if path and path[0] != '/' else (path or '/')
 
+# %% ../nbs/06_canonicalization.ipynb 32
+_ESCAPE_RE = LazyRegex('%([0-9A-Fa-f]{2})')
+_HEX_DIGITS = '0123456789ABCDEFabcdef'
 
-def encode_path(path: str | None, hierarchical: bool, scheme: str | None) -> str | None:
-    "C8: unreserved escapes decoded (hierarchical, `mailto:`), the rest encoded."
+
+def makes_new_escape(s: str, i: int, c: str) -> bool:
+    "Would the escape at `s[i]`, decoded to `c`, complete an escape before it?"
+    return c in _HEX_DIGITS and (s[i - 1:i] == '%' or (
+        i >= 2 and s[i - 2] == '%' and s[i - 1] in _HEX_DIGITS))
+
+
+def decode_unreserved(s: str, literal: bool = False) -> str:
+    "C8 step 1: unreserved escapes decoded (the note's held back unless `literal`)."
+    def decode(m) -> str:
+        c = chr(int(m.group(1), 16))
+        if c not in UNRESERVED or (not literal and makes_new_escape(s, m.start(), c)):
+            return m.group()                    # departure: decoding makes no new escape
+        return c
+    return _ESCAPE_RE.sub(decode, s)
+
+# %% ../nbs/06_canonicalization.ipynb 35
+def encode_path(path: str | None, hierarchical: bool, scheme: str | None, *,
+                encode: Callable = percent_encode,
+                decode: Callable = decode_unreserved) -> str | None:
+    "C8: unreserved escapes decoded (hierarchical, `mailto:`), then the path encoded."
     if path is None:
         return None
     if not (hierarchical or scheme == 'mailto'):
-        return percent_encode(path, None, OPAQUE_PATH_OCTETS)
-    held = percent_encode(decode_unreserved(path), None, PATH_OCTETS)
-    if '%' not in path or not MAY_MAKE_ESCAPE.search(path):
-        return held                                 # nothing was held back
-    literal = percent_encode(decode_unreserved(path, literal=True), None, PATH_OCTETS)
-    if literal != held and not _settled(literal, hierarchical, scheme):
-        # departure: decoding makes no new escape
-        return held
+        return encode(path, None, OPAQUE_PATH_OCTETS)
+    literal = encode(decode(path, literal=True), None, PATH_OCTETS)     # steps 1-2
+    held = encode(decode(path), None, PATH_OCTETS)
+    if literal != held and not _settled(literal, hierarchical, scheme, encode, decode):
+        return held                 # departure: decoding makes no new escape
     return literal
 
 
-def canonicalize_path(path: str | None, hierarchical: bool,
-                      scheme: str | None) -> str | None:
+def canonicalize_path(path: str | None, hierarchical: bool, scheme: str | None, *,
+                      encode: Callable = percent_encode,
+                      decode: Callable = decode_unreserved) -> str | None:
     "C7 and C8: `encode_path(root_path(path, hierarchical), hierarchical, scheme)`."
-    if hierarchical and path and _PATH_KEPT.fullmatch(path) is not None:   # quick exits (see above)
-        if '%' not in path:
-            return path                             # C7 and C8 leave it as it is
-        if len(path) <= _DECODE_BLOCK and MAY_MAKE_ESCAPE.search(path) is None:
-            return _decode_piece(path, _LITERAL_ESCAPE_SPLIT)  # C8 decodes; nothing to encode
-    return encode_path(root_path(path, hierarchical), hierarchical, scheme)
+    return encode_path(root_path(path, hierarchical), hierarchical, scheme,
+                       encode=encode, decode=decode)
 
 
-# `/`, then ASCII characters outside the path set (`%` is one)
-_PATH_KEPT = LazyRegex('/[' + re.escape(''.join(
-    chr(b) for b in range(0x80) if b not in PATH_OCTETS.octets)) + ']*')
-
-
-MAY_MAKE_ESCAPE = LazyRegex('%[0-9A-Fa-f]?%')     # where the note may hold an escape back
-
-
-def read_path_again(path: str, hierarchical: bool, scheme: str | None) -> str:
-    "The path a second reading makes of canonical `path`: resolution's cleaning, then C7-C8."
+def read_path_again(path: str, hierarchical: bool, scheme: str | None, *,
+                    encode: Callable = percent_encode,
+                    decode: Callable = decode_unreserved) -> str:
+    "The path a second reading makes of canonical `path`: resolution's cleaning, C7-C8."
     if hierarchical:
-        path = remove_dot_segments(decode_file_slashes(path) if scheme == 'file' else path)
-    return canonicalize_path(path, hierarchical, scheme)
+        path = decode_file_slashes(path) if scheme == 'file' else path
+        path = remove_dot_segments(path)
+    return canonicalize_path(path, hierarchical, scheme, encode=encode, decode=decode)
 
 
-def _settled(path: str, hierarchical: bool, scheme: str | None) -> bool:
-    "Whether the URL with C8's `path` is a fixed point (after the C9 rounds, for `file`)."
-    if scheme == 'file':                # each round decodes what the one before completed
-        while (again := canonicalize_path(path, True, scheme)) != path:
+def _settled(path: str, hierarchical: bool, scheme: str | None,
+             encode: Callable, decode: Callable) -> bool:
+    "Is the URL with C8's `path` a fixed point (after the C9 rounds, for `file`)?"
+    if scheme == 'file':            # each round decodes what the one before completed
+        while (again := canonicalize_path(path, True, scheme, encode=encode,
+                                          decode=decode)) != path:
             path = again
-    return read_path_again(path, hierarchical, scheme) == path
+    again = read_path_again(path, hierarchical, scheme, encode=encode, decode=decode)
+    return again == path
 
 # %% ../nbs/06_canonicalization.ipynb 39
-def protect_double_slash(path: str | None, scheme: str | None, user, password, host, port) -> str | None:
-    "C10: prefix `/.` to a path starting with `//` that would otherwise serialize as an authority."
-    if (path is not None and path.startswith('//') and scheme not in NOT_HIERARCHICAL_SCHEMES
-            and user is None and password is None and port is None and not host):
+def protect_double_slash(path: str | None, scheme: str | None, user, password, host,
+                         port) -> str | None:
+    "C10: `/.` before a path starting with `//` that would read as an authority."
+    if (path is not None and path.startswith('//')
+            and scheme not in NOT_HIERARCHICAL_SCHEMES and user is None and password is None and port is None and not host):
         return '/.' + path
     return path
 
 # %% ../nbs/06_canonicalization.ipynb 42
-def canonicalize_query(query: str | None, encoding: str | None, hierarchical: bool) -> str | None:
-    "C11: percent-encode the query in the document's encoding (UTF-8 for URLs without hierarchy)."
+def canonicalize_query(query: str | None, encoding: str | None, hierarchical: bool, *,
+                       encode: Callable = percent_encode) -> str | None:
+    "C11: the query percent-encoded in `encoding` (UTF-8 if not hierarchical)."
     if query is None:
         return None
-    return percent_encode(query, encoding if hierarchical else None, QUERY_OCTETS)
+    return encode(query, encoding if hierarchical else None, QUERY_OCTETS)
 
 
-def canonicalize_fragment(fragment: str | None) -> str | None:
+_C1_RE = LazyRegex('[\x80-\x9f]')
+
+
+def canonicalize_fragment(fragment: str | None, *,
+                          encode: Callable = percent_encode) -> str | None:
     "C11: escape C1 controls as UTF-8, then C0 controls and DEL; other characters stay."
     if fragment is None:
         return None
-    if not fragment.isascii() and _C1_RE.search(fragment):
-        fragment = _C1_RE.sub(lambda m: percent_encode(m.group(), None, C1_OCTETS), fragment)
-    return percent_encode(fragment, None, FRAGMENT_OCTETS)
+    fragment = _C1_RE.sub(lambda m: encode(m.group(), None, C1_OCTETS), fragment)
+    return encode(fragment, None, FRAGMENT_OCTETS)
 
 # %% ../nbs/06_canonicalization.ipynb 45
 _MAX_HOSTPATH_ROUNDS = 16
-
-
-
 _LOCALHOST_ROUND_RE = LazyRegex(r'/{3,}+([^/\\]*+)(?=///)')   # `///host`, then `///`
 
 
-def _skip_localhost_rounds(path: str, scheme: str, profile) -> str:
+def _skip_localhost_rounds(path: str, scheme: str, profile: HostProfile,
+                           host: Callable = canonicalize_host) -> str:
     "`path` after the C4-C9 rounds that each move one more `///localhost` away (C9)."
     end = 0
     while (m := _LOCALHOST_ROUND_RE.match(path, end)) is not None:
-        host = canonicalize_host(m.group(1), scheme, profile)
-        if host is None or host.lower() != 'localhost':
+        name = host(m.group(1), scheme, profile)
+        if name is None or name.lower() != 'localhost':
             break
         end = m.end()
     return path[end:] if end else path
 
 
 def unresolved_path(u: ParsedURL) -> str | None:
-    "The path of hierarchical *u* if resolution would change it (dot-segments), else None."
+    "The path of hierarchical *u* if resolution would change it, or None."
     if u.invalid or not u.hierarchical or not u.path:
         return None
     is_file = u.scheme is not None and u.scheme.lower() == 'file'
@@ -396,80 +268,63 @@ def unresolved_path(u: ParsedURL) -> str | None:
     return None if clean == u.path else u.path
 
 
-def canonicalize_checked(u: ParsedURL, charset: str | None,
-                         profile: HostProfile) -> ParsedURL:
-    "C1-C11 on a resolved URL *u*, with the query in `charset` and the host in `profile`."
-    scheme, user, password, host, port, path, query, fragment, invalid, hierarchical = u
+def canonicalize_checked(u: ParsedURL, charset: str | None, profile: HostProfile, *,
+                         host: Callable = canonicalize_host,
+                         encode: Callable = percent_encode,
+                         encode_path: Callable = encode_path) -> ParsedURL:
+    "C1-C11 on a resolved URL *u*, the host in `profile`, the query in `charset`."
+    scheme, user, password, name, port, path, query, fragment, invalid, hierarchical = u
     # C1: an invalid URL stays as it is.
     if invalid:
         return u
     trace = trace_for('canon')
     # C2: the scheme, lowercased.
-    canon = canonicalize_scheme(scheme)
-    if trace is not OFF:
-        trace.step('C2', scheme, canon)
-    scheme = canon
+    scheme = trace.step('C2', scheme, canonicalize_scheme(scheme))
     # C3: user and password: empty parts dropped, the rest percent-encoded.
     if user is not None or password is not None:
-        userinfo = canonicalize_userinfo(user, password)
-        if trace is not OFF:
-            trace.step('C3', (user, password), userinfo)
-        user, password = userinfo
+        user, password = trace.step('C3', (user, password),
+                                    canonicalize_userinfo(user, password, encode=encode))
     is_file = scheme == 'file'
     hierarchical = hierarchical or is_file
     for _ in range(_MAX_HOSTPATH_ROUNDS):
-        original_host, original_path = host, path
+        original = name, path
         # C4 (HOSTPATH), `file:` only: drives, `localhost` and UNC slashes.
         if is_file:
-            hostpath = canonicalize_file_hostpath(host, path)
-            if trace is not OFF:
-                trace.step('C4', (host, path), hostpath)
-            host, path = hostpath
+            name, path = trace.step('C4', original, canonicalize_file_hostpath(name, path))
         # C5: the host through CanonicalizeHost; if that fails, so does the URL.
-        if host is not None:
-            canon = canonicalize_host(host, scheme, profile)
-            if canon is None:
-                return trace.fail('C5', 'host-invalid', INVALID, host=host)
-            if trace is not OFF:
-                trace.step('C5', host, canon)
-            host = canon
+        if name is not None:
+            if (canon := host(name, scheme, profile)) is None:
+                return trace.fail('C5', 'host-invalid', INVALID, host=name)
+            name = trace.step('C5', name, canon)
         # C6: the port, without leading zeros or the default; any other port fails.
         if port is not None:
-            canon = canonicalize_port(port, scheme)
-            if canon is None:
+            if (canon := canonicalize_port(port, scheme)) is None:
                 return trace.fail('C6', port_failure(port), INVALID, port=port)
-            canon = canon or None
-            if trace is not OFF:
-                trace.step('C6', port, canon)
-            port = canon
+            port = trace.step('C6', port, canon or None)
         # C7: a hierarchical URL's path starts with `/`.
-        rooted = root_path(path, hierarchical)
+        path = trace.step('C7', path, root_path(path, hierarchical))
         # C8: unreserved escapes decoded, the rest percent-encoded.
-        encoded = encode_path(rooted, hierarchical, scheme)
-        if trace is not OFF:
-            trace.step('C7', path, rooted)
-            trace.step('C8', rooted, encoded)
-        path = encoded
+        path = trace.step('C8', path, encode_path(path, hierarchical, scheme))
         # C9: a `file:` URL whose host or path changed goes round again (see above).
-        if not is_file or (host == original_host and path == original_path):
+        if not is_file or (name, path) == original:
             break
-        if host is not None and host.lower() == 'localhost':
-            path = _skip_localhost_rounds(path, scheme, profile)
+        if name is not None and name.lower() == 'localhost':
+            path = _skip_localhost_rounds(path, scheme, profile, host)
     # C10: a path starting with `//` protected by `/.`.
-    protected = protect_double_slash(path, scheme, user, password, host, port)
+    path = trace.step('C10', path,
+                      protect_double_slash(path, scheme, user, password, name, port))
     # C11: the query in the document's encoding, the fragment's controls escaped.
-    canon_query = canonicalize_query(query, charset, hierarchical)
-    canon_fragment = canonicalize_fragment(fragment)
-    if trace is not OFF:
-        trace.step('C10', path, protected)
-        trace.step('C11', (query, fragment), (canon_query, canon_fragment))
-    return ParsedURL(scheme, user, password, host, port, protected, canon_query,
-                     canon_fragment, False, hierarchical)
+    query, fragment = trace.step('C11', (query, fragment), (
+        canonicalize_query(query, charset, hierarchical, encode=encode),
+        canonicalize_fragment(fragment, encode=encode)))
+    return ParsedURL(scheme, user, password, name, port, path, query, fragment, False,
+                     hierarchical)
 
 
 def port_failure(port: str) -> str:
     "Why C6 fails for `port`: `port-out-of-range` if digits, else `port-not-digits`."
     return 'port-out-of-range' if _DIGITS_RE.fullmatch(port) else 'port-not-digits'
+
 
 # %% ../nbs/06_canonicalization.ipynb 47
 register('canon', 'Canonicalization', 'canonicalization', {

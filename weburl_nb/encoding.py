@@ -11,7 +11,6 @@ from collections.abc import Callable
 from functools import lru_cache, partial
 
 from .charclasses import TYPE_CHECKING, LazyRegex
-from .support import CACHED_LENGTH
 
 if TYPE_CHECKING:
     from array import array
@@ -319,8 +318,8 @@ def _real_encoding(label: str) -> bool:
     return True
 
 
-@lru_cache(maxsize=256)
-def _charset_encoding(charset: str | None) -> str:
+def charset_encoding(charset: str | None) -> str:
+    "The name of the encoding a query is written in for `charset`; else `LookupError`."
     if charset is None:
         return 'UTF-8'
     name = get_encoding(charset)
@@ -329,16 +328,6 @@ def _charset_encoding(charset: str | None) -> str:
             return 'UTF-8'  # departure: encodings the Standard does not define
         raise LookupError(f'unknown charset label: {charset!r}')
     return 'UTF-8' if name in NOT_ASCII_COMPATIBLE else name
-
-
-def charset_encoding(charset: str | None) -> str:
-    "The name of the encoding a query is written in for `charset`; else `LookupError`."
-    if charset is None:
-        return 'UTF-8'
-    label = str.__str__(charset)
-    if len(label) > CACHED_LENGTH:                  # too long to keep (see Support)
-        return _charset_encoding.__wrapped__(label)
-    return _charset_encoding(label)
 
 
 def encoder_for(charset: str | None) -> Callable[[str], bytes]:

@@ -5,9 +5,12 @@
 # %% ../nbs/07g_entry.ipynb 2
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .canonicalization import canonicalize_checked, unresolved_path
 from .charclasses import NamedTuple, check_type
-from .encoding import encoder_for
+from .engine_encoding import canonicalize_checked as canonicalize_engine
+from .engine_encoding import encoder_for
 from .host import THIS, HostProfile, profile_for
 from .parsing import ParsedURL, parse_in_profile, parse_preprocessed
 from .resolution import read_reference, resolve_checked
@@ -48,7 +51,8 @@ class Stages(NamedTuple):
 
 
 def _stages(url: str, base: str | None, charset: str | None, profile: HostProfile,
-            parsed_base: ParsedURL | None = None) -> Stages:
+            parsed_base: ParsedURL | None = None, *,
+            canonicalize: Callable = canonicalize_checked) -> Stages:
     "The pipeline of checked arguments; `parsed_base`: the parse of `base`, if known."
     parse = profile.parse                   # the profile's choices from the first step
     if base is None:
@@ -62,7 +66,7 @@ def _stages(url: str, base: str | None, charset: str | None, profile: HostProfil
         if parsed_base is None:
             parsed_base = untraced(parse_in_profile, base, parse)
         resolved = resolve_checked(url, parsed_base, parse)
-    canonical = canonicalize_checked(resolved, charset, profile)
+    canonical = canonicalize(resolved, charset, profile)
     return Stages(parsed_base, resolved, canonical, serialize_parsed_url(canonical))
 
 
@@ -91,24 +95,27 @@ def url_to_canon_url(url: str, base: str | None = None, charset: str | None = No
         url, base, charset, profile = check_arguments('url_to_canon_url', url, base,
                                                       charset, browser)
         if profile is not THIS:                 # the shortcuts are THIS's
-            return _stages(url, base, charset, profile).result
+            return _stages(url, base, charset, profile, canonicalize=canonicalize_engine).result
     for tier in URL_TIERS if base is None else LINK_TIERS:     # the shortcuts, in order
         out = tier(url, base, charset)
         if out is not NO_SHORTCUT:
             return out
     parsed_base = None if base is None else base_record(base).parsed
-    return _stages(url, base, charset, THIS, parsed_base).result
+    return _stages(url, base, charset, THIS, parsed_base,
+                   canonicalize=canonicalize_engine).result
 
 # %% ../nbs/07g_entry.ipynb 20
 def canonicalize_parsed_url(u: ParsedURL, charset: str | None = None,
                             browser: str = 'this') -> ParsedURL:
     """The steps to canonicalize a *resolved* URL (`resolve_url` first: `ValueError` if
-    resolution would still change its path); `charset` encodes the query, `browser` picks
-    the host profile. `canonicalize_parsed_url(resolve_url('b/../c', parse_url('http://a/')))`"""
+    resolution would still change its path); `charset` encodes the query, `browser`
+    picks the host profile.
+    `canonicalize_parsed_url(resolve_url('b/../c', parse_url('http://a/')))`"""
     u = check_type('canonicalize_parsed_url', 'u', u, ParsedURL)
     charset, profile = check_options('canonicalize_parsed_url', charset, browser)
     if (path := unresolved_path(u)) is not None:
-        raise ValueError(f'canonicalize_parsed_url() wants a resolved URL: the path {path!r} '
-                         'still has dot-segments or backslashes; call resolve_url first')
+        raise ValueError(f'canonicalize_parsed_url() wants a resolved URL: the path '
+                         f'{path!r} still has dot-segments or backslashes; '
+                         'call resolve_url first')
     return canonicalize_checked(u, charset, profile)
 

@@ -8,13 +8,12 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .canonicalization import canonicalize_fragment, canonicalize_path
 from .canonicalization import canonicalize_query, canonicalize_scheme, protect_double_slash
-from .canonicalization import canonicalize_checked, canonicalize_port, canonicalize_userinfo
-from .canonicalization import encode_path
+from .canonicalization import canonicalize_port, canonicalize_userinfo
 from .canonicalization import FRAGMENT_OCTETS, PATH_OCTETS, QUERY_OCTETS, EncodeSet
-from .canonicalization import UNRESERVED_ESCAPES, escape_alternatives, percent_encode
-from .canonicalization import MAY_MAKE_ESCAPE
+from .engine_encoding import canonicalize_checked, canonicalize_fragment, canonicalize_path
+from .engine_encoding import encode_path, percent_encode
+from .engine_encoding import UNRESERVED_ESCAPES, escape_alternatives, MAY_MAKE_ESCAPE
 from .charclasses import NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, LazyRegex, NamedTuple
 from .charclasses import preprocess
 from .host import THIS, canonicalize_host
@@ -317,7 +316,8 @@ def _merge_clean(directory: str, path: str) -> str | None:
 def _query_and_fragment(query: str | None, fragment: str | None,
                         charset: str | None) -> str:
     "C11 and serialization of the query and fragment: `?query#fragment`, each part if present."
-    tail = '' if query is None else '?' + canonicalize_query(query, charset, True)
+    tail = '' if query is None else '?' + canonicalize_query(query, charset, True,
+                                                               encode=percent_encode)
     return tail if fragment is None else tail + '#' + canonicalize_fragment(fragment)
 
 
@@ -383,7 +383,8 @@ def repaired_absolute(url: str, base: str | None,
     path = canonicalize_path(path, True, scheme)                    # C7-C8
     out = scheme + '://'
     if user is not None or password is not None:
-        user, password = canonicalize_userinfo(user, password)      # C3
+        user, password = canonicalize_userinfo(user, password,
+                                               encode=percent_encode)  # C3
         if user is not None or password is not None:
             out += (user or '') + ('' if password is None else ':' + password) + '@'
     if not host:                                                    # else: C10 changes nothing
