@@ -145,7 +145,10 @@ def _escape_by_blocks(s: str, encode: Callable[[str], bytes], t: RunTables) -> s
 # %% ../nbs/07b_engine_encoding.ipynb 13
 def percent_encode(s: str, encoding: str | None, octets: EncodeSet) -> str:
     "The steps to percent-encode (`percent_encode` of Canonicalization), by runs."
-    t = _TABLES.get(octets) or run_tables(octets)
+    try:
+        t = _TABLES[octets]
+    except KeyError:
+        t = run_tables(octets)
     if encoding is not None and not t.leaves_ascii:
         return percent_encode_steps(s, encoding, octets)    # the departure's check
     if t.all_safe.fullmatch(s) is not None:
