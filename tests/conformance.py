@@ -10,7 +10,8 @@ the site's conformance page and this file's command line use them:
     python tests/conformance.py --browsers      # agreement per mode and data file
     python tests/conformance.py --classes [file.dat ...]   # per class of stringprep
     python tests/conformance.py --rules         # what each rule before the host explains
-    python tests/conformance.py --record        # rewrite the known-disagreement list
+    python tests/conformance.py --record        # rewrite the known-disagreement list (only
+                                                # for a deliberate departure, with its Note)
 
 In a browser run, the case's `<browser>-canon`, `<browser>-host` and `<browser>-invalid`
 fields replace `canon`, `host` and `invalid`, and `<browser>-not-invalid 1` cancels `invalid`
@@ -184,7 +185,9 @@ HEADER = """\
 # Known disagreements of the browser profiles with the browsers' recorded results.
 # One line per case: mode, case id (file:case:data), what differs, why (a reason, in words).
 # tests/test_conformance.py compares the disagreements the code gives with this list exactly,
-# so any change (a case fixed or a new disagreement) shows up. After a deliberate change run
+# so any change (a case fixed or a new disagreement) shows up. The recorded results are the
+# reference: a new disagreement is fixed in the code. Only for a deliberate departure, with its
+# `> **Note (departure: topic).**` in the notebook, run
 #     python tests/conformance.py --record
 # which rewrites this file keeping the reasons already written, then write the new reasons.
 """
