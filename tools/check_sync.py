@@ -1,10 +1,12 @@
 """Check that the generated files match their sources: `python tools/check_sync.py`.
 
-In a scratch copy of the project it runs `nbdev_export`, `nbdev_clean` and the README
-generator, then compares `weburl_nb/`, `nbs/` and `README.md` with the working tree.
-Exit status 1, with the differing files named, when anything is out of date.
+First every cell of every notebook must have an `id` (Jupyter gives a cell without one a random
+id at each save, and nbformat warns about it). Then, in a scratch copy of the project, it runs
+`nbdev_export`, `nbdev_clean` and the README generator, and compares `weburl_nb/`, `nbs/` and
+`README.md` with the working tree. Exit status 1, with the cells or files named, when anything is
+missing or out of date.
 """
-import filecmp, shutil, subprocess, sys, tempfile
+import filecmp, json, shutil, subprocess, sys, tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,7 +28,18 @@ def differing(a: Path, b: Path) -> list[str]:
     return out
 
 
+def cells_without_id(nbs: Path) -> list[str]:
+    "`notebook cells[i]` for each cell that has no `id`."
+    return [f"{nb.relative_to(ROOT)} cells[{i}]" for nb in sorted(nbs.glob("*.ipynb"))
+            for i, cell in enumerate(json.loads(nb.read_text(encoding="utf-8"))["cells"])
+            if not cell.get("id")]
+
+
 def main() -> int:
+    missing = cells_without_id(ROOT / "nbs")
+    if missing:
+        print("cells without an id (give each a stable one, e.g. 8 hex digits):\n  " + "\n  ".join(missing))
+        return 1
     with tempfile.TemporaryDirectory() as tmp:
         t = Path(tmp)
         for name in TRACKED:
