@@ -16,7 +16,7 @@ export WEBURL_TESTDATA := $(TESTDATA)
 BENCHDATA ?= $(or $(WEBURL_BENCHDATA),../shared/bench)
 FUZZ_SECONDS ?= 600
 
-.PHONY: help install dev run fuzz fuzz-smoke export outputs readme test pytest nbtest check-sync lint conformance test-matrix test-wheel site site-test serve bench bench-record bench-scale bench-scale-record
+.PHONY: help install dev lab run fuzz fuzz-smoke export outputs readme test pytest nbtest check-sync lint conformance test-matrix test-wheel site site-test serve bench bench-record bench-scale bench-scale-record
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -34,7 +34,22 @@ $(VENV)/.installed-$(TEST_EXTRAS): setup.py settings.ini pyproject.toml | $(VENV
 
 install: $(VENV)/.installed  ## create .venv if needed and install the package and its `weburl` command into it
 
-dev: $(VENV)/.installed-$(TEST_EXTRAS)  ## create .venv if needed and install the package with the dev tools and test dependencies
+dev: $(VENV)/.installed-$(TEST_EXTRAS) $(VENV)/etc/ipython/ipython_kernel_config.py $(VENV)/etc/jupyter/jupyter_server_config.py  ## create .venv if needed and install the package with the dev tools and test dependencies; Jupyter's save hook and autoreload
+
+# Jupyter from this .venv (however it is started): saving a notebook cleans it as `nbdev_clean`
+# does (nbdev's save hook, switched on by `jupyter_hooks` in settings.ini), and every kernel loads
+# autoreload, so that after `make export` the other notebooks run the new code without a restart.
+$(VENV)/etc/ipython/ipython_kernel_config.py: tools/jupyter/ipython_kernel_config.py | $(VENV)/bin/python
+	mkdir -p $(@D) && cp $< $@
+
+$(VENV)/etc/jupyter/jupyter_server_config.py: tools/jupyter/jupyter_server_config.py | $(VENV)/bin/python
+	mkdir -p $(@D) && cp $< $@
+
+LAB_PORT ?= 8888
+# As root (a container) Jupyter refuses to start without --allow-root.
+ALLOW_ROOT = $(if $(filter 0,$(shell id -u)),--allow-root)
+lab: dev  ## Jupyter Lab on nbs/ at http://127.0.0.1:$(LAB_PORT)/ (open the URL with the token it prints)
+	$(call tool,jupyter) lab --no-browser $(ALLOW_ROOT) --ServerApp.root_dir=nbs --ServerApp.ip=127.0.0.1 --ServerApp.port=$(LAB_PORT)
 
 run: install  ## canonicalize URL=... (or each line of standard input) with .venv's `weburl`
 	$(VENV)/bin/weburl $${URL:+"$$URL"}
@@ -43,14 +58,19 @@ export:  ## regenerate weburl_nb/ from nbs/ and clean the notebooks
 	$(call tool,nbdev_export)
 	$(call tool,nbdev_clean)
 
-outputs:  ## re-run the notebooks in place so their stored example outputs match the code
-	for nb in nbs/index.ipynb nbs/[0-9]*.ipynb; do $(call tool,jupyter) nbconvert --to notebook --execute --inplace "$$nb" || exit 1; done
+outputs:  ## re-run the notebooks in place (NB=14_trace: one) so their stored outputs match the code; twice gives the same files
+	$(PY) tools/outputs.py $(NB)
 	$(call tool,nbdev_clean)
 
 readme:  ## regenerate README.md from nbs/index.ipynb
 	$(PY) tools/readme.py
 
-test: dev pytest nbtest check-sync lint fuzz-smoke  ## install the dev tools (into .venv), then everything: conformance + unit tests, notebook examples, generated files in sync, lint
+# The stages of `make test`, cheapest first, each stopping the run when it fails: generated files in
+# sync (seconds), lint, the notebooks' examples (changed notebooks first), pytest, and fuzzing last.
+TEST_STAGES = check-sync lint nbtest pytest fuzz-smoke
+
+test: dev  ## install the dev tools (into .venv), then everything: generated files in sync, lint, notebook examples, conformance + unit tests, fuzzing
+	@for stage in $(TEST_STAGES); do $(MAKE) --no-print-directory $$stage || exit 1; done
 	@cat .pytest_cache/conformance.txt 2>/dev/null || true
 
 pytest:  ## the pytest suite (conformance cases, API and CLI tests)
@@ -67,8 +87,8 @@ fuzz-smoke: $(VENV)/.installed-fuzz  ## 20 s of fuzzing (part of `make test`; at
 fuzz: $(VENV)/.installed-fuzz  ## coverage-guided fuzzing for FUZZ_SECONDS (default 600): no exception, fixed points, shortcut = steps
 	WEBURL_BENCHDATA=$(BENCHDATA) $(PY) tools/fuzz.py --seconds $(FUZZ_SECONDS)
 
-nbtest:  ## run every notebook's examples
-	$(call tool,nbdev_test) --n_workers 2
+nbtest:  ## one notebook's examples (NB=06_canonicalization), else every notebook's: changed ones first, stopping at the first failure
+	$(PY) tools/nbtest.py $(NB)
 
 conformance:  ## agreement with the data per mode (THIS, chrome, gecko, ie) and data file: the quoted figures
 	$(PY) tests/conformance.py --all
