@@ -58,6 +58,43 @@ def test_every_traced_step_and_reason_has_its_anchor():
     assert not broken, f"steps whose anchor the site lacks: {broken}"
 
 
+class _Tables(HTMLParser):
+    "The tables of a page, each a list of rows, each a list of its cells' text."
+
+    def __init__(self):
+        super().__init__()
+        self.tables: list[list[list[str]]] = []
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr" and self.tables:
+            self.tables[-1].append([])
+        elif tag in ("td", "th") and self.tables and self.tables[-1]:
+            self._cell = []
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._cell is not None:
+            self.tables[-1][-1].append("".join(self._cell).strip())
+            self._cell = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def test_reasons_table_has_a_row_per_registered_reason():
+    "trace.html's table of reasons is rendered from the package's registry: one row per reason."
+    p = _Tables()
+    p.feed((DOCS / "trace.html").read_text(encoding="utf-8"))
+    table = next((t for t in p.tables if t and t[0][:1] == ["reason"]), None)
+    assert table is not None, "trace.html has no table headed `reason`"
+    keys = [row[0] for row in table[1:] if row]
+    assert len(keys) >= len(REASONS), f"{len(keys)} rows for {len(REASONS)} registered reasons"
+    assert set(REASONS) <= set(keys), f"reasons without a row: {sorted(set(REASONS) - set(keys))}"
+
+
 class _Links(HTMLParser):
     def __init__(self):
         super().__init__()
