@@ -1,0 +1,217 @@
+"""Which prose proofs of the engine rest on which spec steps: the registry behind the table of
+*Contributing* (`nbs/16_contributing.ipynb`).
+
+An engine piece (a shortcut, a fast route, a cache) is argued in its notebook as **Shape / Claim /
+Checked**: its Claim walks through spec steps and says why each gives the piece's answer. When one
+of those steps changes, the Claim must be read again, and its check run. `RESTS_ON` names, for
+each piece, the spec steps its Claim relies on: the piece by a name its notebook defines, each
+step by its address on the site (`host#step-28`, `canonicalization#c6`, as `weburl_nb.trace`
+writes them). Where the piece lives is looked up, not written down, so a piece that moves to
+another notebook stays in the table. Links point at the site's pages, as the trace's do.
+
+`problems()` lists what no longer holds: a piece that no notebook defines any more, a step the
+spec page no longer has; the hidden check of *Contributing* fails on any. `unregistered_claims()`
+lists the Claims of the notebooks whose section defines no registered piece, so that a new one
+shows in the table until its steps are written here.
+"""
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+NBS = ROOT / "nbs"
+sys.path.insert(0, str(ROOT / "tools" / "site"))
+import siteconf  # noqa: E402
+import steps  # noqa: E402
+
+
+def _steps(page: str, *ids: str) -> list[str]:
+    "`page#id` for each id: `_steps('canonicalization', 'c2', 'c3')`."
+    return [f"{page}#{i}" for i in ids]
+
+
+def _range(page: str, prefix: str, first: int, last: int) -> list[str]:
+    "`page#prefix-step-N` for N from `first` to `last`."
+    return _steps(page, *(f"{prefix}step-{k}" for k in range(first, last + 1)))
+
+
+PREPROCESS = _range("charclasses", "", 2, 4)
+CANON = _steps("canonicalization", *(f"c{k}" for k in range(2, 12)))
+SERIALIZE = _range("serialization", "", 4, 9)
+
+# piece (a name its notebook defines) -> the spec steps its Claim rests on
+RESTS_ON: dict[str, list[str]] = {
+    # URLs that are already canonical
+    "already_canonical": PREPROCESS + _steps("parsing", "step-3", "step-6") + _steps(
+        "resolution", "step-9", "relative-step-2") + CANON + SERIALIZE,
+    # Links against an already-canonical base
+    "_clean_shape": PREPROCESS + _steps("resolution", "step-8") + _range(
+        "resolution", "relative-", 3, 6) + _steps("canonicalization", "c7", "c8", "c10", "c11"),
+    # Links that only need their path percent-encoded
+    "_encoded_shape": PREPROCESS + _steps("resolution", "step-8", "relative-step-3",
+                                          "relative-step-6") + _steps(
+        "canonicalization", "c7", "c8", "c10", "c11"),
+    # Bases of the common shape
+    "_FAST_URL": PREPROCESS + _steps("parsing", "step-3", "step-5", "step-6"),
+    # Relative links against a cached base
+    "base_record": _steps("resolution", "step-8") + _range("resolution", "relative-", 3, 6),
+    # The repair tier: absolute URLs, repaired or not
+    "repaired_absolute": PREPROCESS + _steps("parsing", "step-3", "step-4", "step-6") + _steps(
+        "resolution", "step-8", "step-9", "step-10", "relative-step-2") + CANON + SERIALIZE,
+    # Any URL without a base: parsed once
+    "parsed_once": _range("resolution", "", 4, 10),
+    # file: URLs and Windows paths of the plain shapes
+    "file_shape": _steps("parsing", "step-2", "step-4", "step-5") + _range("parsing", "file-", 1, 3)
+    + _steps("resolution", "relative-step-2", "relative-step-3", "relative-step-6") + _steps(
+        "canonicalization", "c2", "c4", "c5", "c7", "c8", "c9", "c10", "c11") + SERIALIZE,
+    # Hosts that are already canonical
+    "_CANONICAL_NAME": _steps("host", *(f"step-{k}" for k in (2, 5, 6, 9, 11, 15, 16, 20, 22, 25,
+                                                              26, 27, 28, 30))),
+    # A shorter route for hex groups alone
+    "_IPV6_HEX": _steps("ipaddr", "ipv6-step-2", "ipv6-step-3"),
+}
+
+_DEF = re.compile(r"^(?:def|class)\s+(\w+)|^(\w+)(?:\s*:[^=\n]+)?\s*=", re.MULTILINE)
+_HEAD = re.compile(r"^(#{1,6})\s+(.+?)\s*$", re.MULTILINE)
+_CLAIM = re.compile(r"^\*{1,2}Claim\.\*{1,2}", re.MULTILINE)
+_CODE = re.compile(r"`(\w+)`")
+
+
+def _cells(nb: Path) -> list[dict]:
+    return json.loads(nb.read_text(encoding="utf-8"))["cells"]
+
+
+def notebooks() -> list[Path]:
+    return sorted(p for p in NBS.glob("*.ipynb") if not p.name.startswith(("_", ".")))
+
+
+def sections() -> list[dict]:
+    """Every heading of every notebook: `notebook`, `title`, the `names` its exported code defines,
+    the names its prose `mentions` in backticks, and whether it has a `claim`."""
+    out = []
+    for nb in notebooks():
+        cur = dict(notebook=nb, title="", names=set(), mentions=set(), claim=False)
+        out.append(cur)
+        for cell in _cells(nb):
+            src = "".join(cell["source"])
+            if cell["cell_type"] == "markdown":
+                for line in src.splitlines():
+                    h = _HEAD.match(line)
+                    if h and len(h.group(1)) > 1:
+                        cur = dict(notebook=nb, title=h.group(2), names=set(), mentions=set(),
+                                   claim=False)
+                        out.append(cur)
+                    cur["mentions"] |= set(_CODE.findall(line))
+                cur["claim"] |= bool(_CLAIM.search(src))
+            elif cell["cell_type"] == "code" and src.lstrip().startswith("#| export"):
+                cur["names"] |= {a or b for a, b in _DEF.findall(src)}
+    return out
+
+
+def where(name: str, secs: list[dict] | None = None) -> dict | None:
+    "The section whose exported code defines `name`, or None."
+    return next((s for s in secs or sections() if name in s["names"]), None)
+
+
+
+def step_ids(page: str) -> set[str]:
+    "The step anchors the site makes on `page` (`tools/site/steps.py`)."
+    nb = next((p for p in notebooks() if siteconf.page_name(p) == page), None)
+    if nb is None:
+        return set()
+    anchors = steps.Anchors(page)
+    for cell in _cells(nb):
+        if cell["cell_type"] == "markdown":
+            anchors.cell("".join(cell["source"]))
+    return set(anchors.ids)
+
+
+def problems() -> list[str]:
+    "What the registry says that the notebooks no longer do."
+    secs, ids, out = sections(), {}, []
+    for name, refs in RESTS_ON.items():
+        if where(name, secs) is None:
+            out.append(f"{name}: no notebook exports it any more (renamed? update tools/proofs.py)")
+        for ref in refs:
+            page, _, anchor = ref.partition("#")
+            if page not in ids:
+                ids[page] = step_ids(page)
+            if anchor not in ids[page]:
+                out.append(f"{name}: rests on {ref}, which the page {page} no longer has")
+    return out
+
+
+def unregistered_claims() -> list[dict]:
+    "Sections with a Claim that neither define nor name a registered piece."
+    return [s for s in sections() if s["claim"] and s["title"]
+            and not (s["names"] | s["mentions"]) & RESTS_ON.keys()]
+
+
+def slug(title: str) -> str:
+    "The id a heading gets on the site (docutils': runs of other characters than a-z0-9 to `-`)."
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", title).replace("`", "").replace("*", "")
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def _label(ref: str) -> str:
+    page, _, anchor = ref.partition("#")
+    step = anchor.replace("step-", "").upper() if anchor.startswith("c") else anchor.replace("-step-", " ").replace("step-", "")
+    return f"{page} {step}"
+
+
+def by_step() -> dict[str, list[str]]:
+    "Step address -> the pieces whose Claim rests on it, in the registry's order."
+    out: dict[str, list[str]] = {}
+    for name, refs in RESTS_ON.items():
+        for ref in dict.fromkeys(refs):
+            out.setdefault(ref, []).append(name)
+    return out
+
+
+def _key(ref: str, order: dict) -> tuple:
+    "Spec order: the page's place, the algorithm (the anchor's prefix), the step's number."
+    page, _, anchor = ref.partition("#")
+    return order.get(page, 99), re.sub(r"\d+$", "", anchor), int(re.sub(r"\D", "", anchor) or 0)
+
+
+def rows() -> list[tuple[list[str], list[str]]]:
+    "`(steps, pieces)` in spec order; neighbouring steps that the same pieces rest on share a row."
+    order = {p: i for i, p in enumerate(siteconf.page_name(nb) for nb in notebooks())}
+    out: list[tuple[list[str], list[str]]] = []
+    for ref, names in sorted(by_step().items(), key=lambda kv: _key(kv[0], order)):
+        k = _key(ref, order)
+        if out and out[-1][1] == names and _key(out[-1][0][-1], order)[:2] == k[:2] \
+                and _key(out[-1][0][-1], order)[2] == k[2] - 1:
+            out[-1][0].append(ref)
+        else:
+            out.append(([ref], names))
+    return out
+
+
+def table() -> str:
+    "Markdown: one row per spec step (or run of steps), the engine pieces to re-read when it changes."
+    secs = sections()
+
+    def piece(name: str) -> str:
+        s = where(name, secs)
+        if s is None:
+            return f"`{name}`"
+        return f"[`{name}`]({siteconf.page_name(s['notebook'])}.html#{slug(s['title'])})"
+
+    def steps_cell(refs: list[str]) -> str:
+        first = f"[{_label(refs[0])}]({refs[0].replace('#', '.html#')})"
+        return first if len(refs) == 1 else f"{first}-{_label(refs[-1]).rsplit(' ', 1)[-1]}"
+
+    lines = [f"| {steps_cell(refs)} | {', '.join(piece(n) for n in names)} |" for refs, names in rows()]
+    return "| spec step | engine pieces whose Claim rests on it |\n|---|---|\n" + "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(table())
+    for p in problems():
+        print("problem:", p)
+    for s in unregistered_claims():
+        print("claim not in the registry:", s["notebook"].name, s["title"])
