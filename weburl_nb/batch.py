@@ -40,15 +40,28 @@ def _aligned(urls: Iterable, bases: Iterable, canon: Callable) -> Iterator[str |
 _END = object()                             # the end of an iterator of bases
 
 
+def _keyed(key: Callable[..., str | None] | None,
+           caller: str) -> Callable[..., str | None]:
+    "What gives each URL's result: `url_to_canon_url`, or *key* (a `UrlKey`, say)."
+    if key is None:
+        return url_to_canon_url
+    if not callable(key):
+        raise TypeError(f'{caller}() argument key must be a callable such as a UrlKey, '
+                        f'not {type(key).__name__}')
+    return key
+
+
 def canonicalize_many(
     urls: Iterable[str],  # the URLs or links, each a `str`
     base: str | Iterable[str | None] | None = None,  # one base, one per URL, or None
     charset: str | None = None,  # document encoding for queries (WHATWG label)
     browser: str = 'this',  # whose behaviour to follow
+    key: Callable[..., str | None] | None = None,  # a key instead, e.g. a `UrlKey`
 ) -> list[str | None] | Iterator[str | None]:  # in input order, None where invalid
-    "`url_to_canon_url` over *urls*: a list for a list or tuple, else an iterator."
+    "`url_to_canon_url` (or *key*) over *urls*: a list for a list or tuple, else lazy."
     if isinstance(urls, (str, bytes)):
         raise TypeError('canonicalize_many() wants an iterable of URLs, not one URL')
+    canon = _keyed(key, 'canonicalize_many')
     profile_for(browser)                              # an unknown browser fails at once
     if charset is not None and not isinstance(charset, str):
         raise TypeError(f'canonicalize_many() argument charset must be str or None, '
@@ -56,16 +69,16 @@ def canonicalize_many(
     if charset is not None:
         encoder_for(charset)                          # LookupError: no such encoding
     if base is None or isinstance(base, str):         # one base for all
-        out = map(url_to_canon_url, urls, repeat(base), repeat(charset), repeat(browser))
+        out = map(canon, urls, repeat(base), repeat(charset), repeat(browser))
         return list(out) if isinstance(urls, (list, tuple)) else out   # streamed: one in, one out
     if isinstance(urls, (list, tuple)):
         bases = _as_list(base)
         if len(bases) != len(urls):
             raise ValueError(f'{len(bases)} bases for {len(urls)} URLs')
-        return list(map(url_to_canon_url, urls, bases, repeat(charset), repeat(browser)))
-    return _aligned(urls, base, partial(url_to_canon_url, charset=charset, browser=browser))
+        return list(map(canon, urls, bases, repeat(charset), repeat(browser)))
+    return _aligned(urls, base, partial(canon, charset=charset, browser=browser))
 
-# %% ../nbs/12_at_scale.ipynb 12
+# %% ../nbs/12_at_scale.ipynb 14
 def usable_cores() -> int:
     "The number of cores this process may run on."
     if hasattr(os, 'sched_getaffinity'):
@@ -99,9 +112,9 @@ def ordered_map(
             for future in pending:
                 future.cancel()
 
-# %% ../nbs/12_at_scale.ipynb 17
+# %% ../nbs/12_at_scale.ipynb 19
 def _many(job: tuple) -> list[str | None]:
-    "`canonicalize_many` on one chunk: `(urls, base, charset, browser)`."
+    "`canonicalize_many` on one chunk: `(urls, base, charset, browser, key)`."
     return list(canonicalize_many(*job))          # a list already: the chunk is a list
 
 
@@ -124,10 +137,12 @@ def canonicalize_parallel(
     browser: str = 'this',  # whose behaviour to follow
     n_workers: int | None = None,  # processes; 0: none (run here), None: all cores
     chunk_size: int = 20_000,  # URLs per worker call
+    key: Callable[..., str | None] | None = None,  # a key (picklable: a `UrlKey`)
 ) -> list[str | None]:  # the canonical URLs in input order, None where invalid
     "`canonicalize_many` over *n_workers* processes, in chunks of *chunk_size* URLs."
     if isinstance(urls, (str, bytes)):
         raise TypeError('canonicalize_parallel() wants an iterable of URLs, not a URL')
     profile_for(browser)
-    jobs = ((u, b, charset, browser) for u, b in _chunked(urls, base, chunk_size))
+    _keyed(key, 'canonicalize_parallel')
+    jobs = ((u, b, charset, browser, key) for u, b in _chunked(urls, base, chunk_size))
     return [c for chunk in ordered_map(_many, jobs, n_workers) for c in chunk]

@@ -63,6 +63,62 @@ def _base_problem(args: argparse.Namespace) -> str | None:
     return f'invalid URL {args.base[:MESSAGE_INPUT]!r}: {reason}'
 
 # %% ../nbs/08_cli.ipynb 6
+def _valued_flags(argv: list[str]) -> tuple[list[str], dict[str, str]]:
+    "*argv* with `--surt=STYLE` and `--key=OPTIONS` made bare flags, and those values."
+    rest: list[str] = []
+    values: dict[str, str] = {}
+    for i, arg in enumerate(argv):
+        if arg == '--':                        # the rest are URLs
+            return rest + argv[i:], values
+        name, eq, value = arg.partition('=')
+        if eq and name in ('--surt', '--key'):
+            values[name[2:]] = value
+            arg = name
+        rest.append(arg)
+    return rest, values
+
+
+def _key_words(text: str, presets: dict[str, tuple[str, ...]]) -> dict:
+    "`url_key`'s options from `--key=`'s words: `sort-query,drop-params=tracking,...`."
+    options: dict = {}
+    for word in filter(None, text.split(',')):
+        name, eq, value = word.partition('=')
+        name = name.strip().replace('-', '_')
+        if name in ('drop_params', 'keep_params') and eq:
+            options.setdefault(name, []).extend(presets.get(value, (value,)))
+        elif name == 'keep_fragment' and not eq:
+            options['drop_fragment'] = False
+        elif not eq:
+            options[name] = True
+        else:
+            raise ValueError(f'{word!r} takes no value '
+                             f'(a preset: {", ".join(presets)})')
+    return options
+
+# %% ../nbs/08_cli.ipynb 7
+def _key_options(p: argparse.ArgumentParser, args: argparse.Namespace,
+                 values: dict[str, str]) -> None:
+    "`args.surt`: the style or None; `args.key`: a `UrlKey` or None (errors: exit 2)."
+    if not (args.surt or args.key):
+        args.surt = args.key = None
+        return                          # (`weburl_nb.keys`: only when asked for)
+    from weburl_nb.keys import PARAM_PRESETS, SURT_STYLES, UrlKey
+    args.surt = values.get('surt', 'precise') if args.surt else None
+    if args.surt is not None and args.surt not in SURT_STYLES:
+        p.error(f'argument --surt: unknown style {args.surt!r}: choose '
+                f'{", ".join(SURT_STYLES)}')
+    if not args.key:
+        args.key = None
+        return
+    try:
+        args.key = UrlKey(**_key_words(values.get('key', ''), PARAM_PRESETS))
+    except (TypeError, ValueError) as e:
+        p.error(f'argument --key: {e}; the options are sort-query, drop-params=NAME, '
+                'keep-params=NAME, strip-www, keep-fragment, lowercase, '
+                'strip-session-ids, strip-trailing-slash, drop-empty-query, '
+                'drop-user-info, ia')
+
+# %% ../nbs/08_cli.ipynb 8
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     "The command line of `weburl`."
     p = argparse.ArgumentParser(
@@ -83,22 +139,30 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument('--explain', action='store_true',
                    help='print the steps that made each result (with --json: as JSON)')
     p.add_argument('--surt', action='store_true',
-                   help='print the SURT key (com,example)/a?b) of each canonical URL')
+                   help='print the SURT key (com,example)/a?b) of each canonical URL; '
+                        "--surt=ia: the Internet Archive's key")
+    p.add_argument('--key', action='store_true',
+                   help='print a dedup key: the canonical URL without fragment; '
+                        '--key=sort-query,drop-params=tracking,...: more steps')
     p.add_argument('-j', '--jobs', type=_jobs, default=1, metavar='N',
                    help='processes to share the work (0: one per core; default 1)')
     p.add_argument('--progress', action=argparse.BooleanOptionalAction, default=None,
                    help='count and rate on standard error (default: on a terminal)')
     p.add_argument('--version', action='version', version=f'weburl {__version__}')
+    argv, values = _valued_flags(sys.argv[1:] if argv is None else argv)
     args = p.parse_args(argv)
-    if args.surt and (args.json or args.compare):
-        p.error('--surt goes with neither --json nor --compare')
-    if args.explain and (args.surt or args.compare):
+    _key_options(p, args, values)
+    if (args.surt or args.key) and (args.json or args.compare):
+        p.error('--surt and --key go with neither --json nor --compare')
+    if args.surt and args.key:
+        p.error('--surt and --key: choose one')
+    if args.explain and (args.surt == 'precise' or args.compare):
         p.error('--explain goes with neither --surt nor --compare')
     if args.base is not None and (why := _base_problem(args)) is not None:
         p.error(f'argument --base: {why}')           # exit 2, before any input is read
     return args
 
-# %% ../nbs/08_cli.ipynb 8
+# %% ../nbs/08_cli.ipynb 10
 def json_line(text: str, args: argparse.Namespace) -> tuple[bool, str]:
     "`(invalid, JSON line)` for one input: its stages (`pipeline`), and why if invalid."
     import json
@@ -111,7 +175,7 @@ def json_line(text: str, args: argparse.Namespace) -> tuple[bool, str]:
     record = {'input': text, 'url': stages.result, **url._asdict(), 'reason': reason}
     return url.invalid, json.dumps(record, ensure_ascii=False)
 
-# %% ../nbs/08_cli.ipynb 9
+# %% ../nbs/08_cli.ipynb 11
 def convert_lines(lines: list[str], args: argparse.Namespace
                   ) -> tuple[list[str], list[int]]:
     "The output line for each input line, and the positions of the invalid inputs."
@@ -125,7 +189,11 @@ def convert_lines(lines: list[str], args: argparse.Namespace
         return [f'{t}\n' for t in tables], []
     if args.explain:
         from weburl_nb.explain import explain
-        found = [explain(t, args.base, args.charset, args.browser) for t in lines]
+        key = args.key
+        if args.surt == 'ia':
+            from weburl_nb.keys import IA_KEY as key
+        found = [explain(t, args.base, args.charset, args.browser, key=key)
+                 for t in lines]
         bad = [i for i, e in enumerate(found) if e.result is None]
         if args.json:
             return [json.dumps(e.as_dict(), ensure_ascii=False) for e in found], bad
@@ -136,13 +204,15 @@ def convert_lines(lines: list[str], args: argparse.Namespace
         return [line for _, line in pairs], bad
     if args.surt:
         from weburl_nb.keys import surt
-        out = [surt(t, args.base, args.charset, browser=args.browser) for t in lines]
+        out = [surt(t, args.base, args.charset, browser=args.browser, style=args.surt)
+               for t in lines]
     else:
-        out = list(canonicalize_many(lines, args.base, args.charset, args.browser))
+        out = list(canonicalize_many(lines, args.base, args.charset, args.browser,
+                                     args.key))
     bad = [i for i, canon in enumerate(out) if canon is None] if None in out else []
     return [canon or '' for canon in out], bad        # an invalid URL: an empty line
 
-# %% ../nbs/08_cli.ipynb 12
+# %% ../nbs/08_cli.ipynb 14
 def convert_block(block: bytes | list[str], args: argparse.Namespace
                   ) -> tuple[bytes, list[tuple[int, str]], int]:
     "`(output as UTF-8, [(position, text) of each invalid input], line count)`."
@@ -157,7 +227,7 @@ def convert_block(block: bytes | list[str], args: argparse.Namespace
     return (text.encode('utf-8', 'replace'),
             [(i, invalid_message(lines[i], args)) for i in bad], len(lines))
 
-# %% ../nbs/08_cli.ipynb 13
+# %% ../nbs/08_cli.ipynb 15
 MESSAGE_INPUT = 200                         # characters of an input a message quotes
 
 
@@ -170,7 +240,7 @@ def invalid_message(text: str, args: argparse.Namespace) -> str:
         shown += f'... ({len(text):,} characters)'
     return f'invalid URL {shown}: {reason}'
 
-# %% ../nbs/08_cli.ipynb 18
+# %% ../nbs/08_cli.ipynb 20
 class Progress:
     "Count and rate of lines on *stream*, redrawn every *every* s from *delay* s on."
     def __init__(self, stream, delay: float = 1.0, every: float = 0.2,
@@ -201,7 +271,7 @@ class Progress:
             self.stream.write('\r' + self.text(done) + '\x1b[K\n')
             self.stream.flush()
 
-# %% ../nbs/08_cli.ipynb 19
+# %% ../nbs/08_cli.ipynb 21
 def show_progress(args: argparse.Namespace, stderr) -> Progress | None:
     "A `Progress` if asked for (`--progress`), or by default if *stderr* is a terminal."
     if args.progress is False or (args.progress is None and not _is_terminal(stderr)):
@@ -215,7 +285,7 @@ def _is_terminal(stream) -> bool:
     except (AttributeError, ValueError):
         return False
 
-# %% ../nbs/08_cli.ipynb 24
+# %% ../nbs/08_cli.ipynb 26
 def _work(args: argparse.Namespace, stdin) -> tuple[str, Iterator[list[str] | bytes]]:
     "The label of an input (`argument`, `line`) and its blocks."
     if args.urls:
@@ -249,7 +319,7 @@ def own_descriptors() -> tuple[int, int, int] | None:
     stdin, stdout, stderr = (os.dup(fd) for fd in fds)
     return stdin, stdout, stderr
 
-# %% ../nbs/08_cli.ipynb 25
+# %% ../nbs/08_cli.ipynb 27
 def main(argv: list[str] | None = None, stdin=None, stdout=None, stderr=None) -> int:
     "Run `weburl`; the exit status: 0, 1 if a URL was invalid, 2 if a worker failed."
     args = parse_args(argv)

@@ -11,7 +11,9 @@ import unicodedata
 from dataclasses import dataclass
 
 from .entry import pipeline
+from .keys import UrlKey
 from .parsing import ParsedURL, parse_url
+from .serialization import serialize_parsed_url
 from .trace import REASONS, SECTIONS, Recording, Step, quiet, step_anchor
 
 # %% auto 0
@@ -85,6 +87,7 @@ class Explanation:
     resolved: ParsedURL             # `url` resolved against the base
     canonical: ParsedURL            # the canonicalized URL
     steps: tuple[Step, ...]
+    key: str | None = None          # with `explain(..., key=)`: the key (K1-K13)
 
     @property
     def reason(self) -> str | None:
@@ -115,12 +118,14 @@ class Explanation:
         head = _quoted(self.url) + (f' against {_quoted(self.base)}'
                                     if self.base is not None else '')
         outcome = self.result if self.result is not None else f'invalid: {self.reason}'
+        if self.key is not None:
+            outcome += f'\n  key -> {self.key}'
         return '\n'.join([f'{head}\n  -> {outcome}', *self.lines()])
 
     def as_dict(self) -> dict:
         "The explanation as plain data (for JSON): result, reason and the steps with their values as text."
         return {'url': self.url, 'base': self.base, 'charset': self.charset, 'browser': self.browser,
-                'result': self.result, 'reason': self.reason,
+                'result': self.result, 'reason': self.reason, 'key': self.key,
                 'steps': [{'section': s.section, 'number': s.number, 'what': s.message or s.what,
                            'page': SECTIONS.get(s.section, ('', ''))[1], 'change': _change(s),
                            'href': step_anchor(s.section, s.number),
@@ -148,12 +153,18 @@ def _no_base(steps: list[Step]) -> list[Step]:
 
 
 def explain(url: str, base: str | None = None, charset: str | None = None,
-            browser: str = 'this') -> Explanation:
+            browser: str = 'this', *, key: UrlKey | None = None) -> Explanation:
     "Canonicalize `url` as `url_to_canon_url` does, recording the steps that changed or decided something."
+    if key is not None and not isinstance(key, UrlKey):
+        raise TypeError(f'explain() option key must be a UrlKey, '
+                        f'not {type(key).__name__}')
     with Recording() as rec:
         stages = pipeline(url, base, charset, browser, caller='explain')
     with quiet():
         parsed = parse_url(url, browser)
     steps = rec.steps if base is not None else _no_base(rec.steps)
+    keyed = None
+    if key is not None and stages.result is not None:     # beyond the spec: K1-K13
+        keyed = serialize_parsed_url(key.apply(parse_url(stages.result), steps))
     return Explanation(url, base, charset, browser, stages.result, parsed, stages.resolved,
-                       stages.canonical, tuple(steps))
+                       stages.canonical, tuple(steps), keyed)

@@ -5,6 +5,8 @@
 # %% ../nbs/12a_frames.ipynb 4
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .batch import canonicalize_many
 from .entry import url_to_canon_url
 
@@ -24,11 +26,13 @@ def canonical_url(
     base: str | None = None,  # its page URL; None or missing: the link is its own base
     charset: str | None = None,  # document encoding for queries (WHATWG label)
     browser: str = 'this',  # whose behaviour to follow
-) -> str | None:  # the canonical URL; None if the link is invalid or missing
-    "`url_to_canon_url` for a table cell: None if *url* is missing; *base* may be."
+    key: Callable[..., str | None] | None = None,  # a key instead, e.g. a `UrlKey`
+) -> str | None:  # the canonical URL (or key); None if the link is invalid or missing
+    "`url_to_canon_url` (or *key*) for a table cell: None if *url* is missing."
     if url is None or _missing(url):
         return None
-    return url_to_canon_url(url, None if _missing(base) else base, charset, browser)
+    canon = url_to_canon_url if key is None else key
+    return canon(url, None if _missing(base) else base, charset, browser)
 
 # %% ../nbs/12a_frames.ipynb 8
 def _cells(column) -> list:
@@ -41,7 +45,8 @@ def canonicalize_series(
     base=None,  # None, one base `str`, or a `Series` of page URLs, by position
     charset: str | None = None,  # document encoding for queries (WHATWG label)
     browser: str = 'this',  # whose behaviour to follow
-):  # a `Series` like *links*: canonical URLs, None where invalid or missing
+    key: Callable[..., str | None] | None = None,  # a key instead, e.g. a `UrlKey`
+):  # a `Series` like *links*: canonical URLs (or keys), None where invalid or missing
     "`canonicalize_many` on a pandas column: one Dask partition, one Spark batch."
     import pandas as pd
     urls = _cells(links)
@@ -51,11 +56,12 @@ def canonicalize_series(
         raise ValueError(f'{len(bases)} page URLs for {len(urls)} links')
     keep = [i for i, u in enumerate(urls) if u is not None]
     if len(keep) == len(urls):
-        out = canonicalize_many(urls, bases, charset, browser)
+        out = canonicalize_many(urls, bases, charset, browser, key)
     else:                                   # holes: canonicalize the links present
         out = [None] * len(urls)
         some = bases if one_base else [bases[i] for i in keep]
-        for i, canon in zip(keep, canonicalize_many([urls[i] for i in keep], some,
-                                                     charset, browser), strict=True):
+        present = canonicalize_many([urls[i] for i in keep], some, charset, browser,
+                                    key)
+        for i, canon in zip(keep, present, strict=True):
             out[i] = canon
     return pd.Series(out, index=links.index, name=links.name, dtype=object)

@@ -325,9 +325,10 @@ class UrlKey:
         for s in KEY_STEPS:
             if getattr(self, s.option):
                 after = s.apply(u, self)
-                if record is not None and after != u:
+                if record is not None and after != u:       # shown as URLs
                     record.append(Step('key', s.label, s.what + ' (beyond the spec)',
-                                       u, after))
+                                       serialize_parsed_url(u),
+                                       serialize_parsed_url(after)))
                 u = after
         return u
 
