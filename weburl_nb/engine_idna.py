@@ -7,14 +7,21 @@ from __future__ import annotations
 
 import stringprep
 
+from weburl_nb.host import (  # wrapped: nbdev leaves it absolute
+    THIS,
+    HostProfile,
+    canonicalize_host_steps,
+    ipv4_overflows,
+    replace_label_separators,
+    split_root_dot,
+    split_root_separator,
+    steps_profile,
+)
+
 from .charclasses import LazyRegex
-from .host import (THIS, HostProfile, canonicalize_host_steps, ipv4_overflows,
-                            replace_label_separators, split_root_dot,
-                            split_root_separator, steps_profile)
 from .host import convert_labels as convert_labels_steps
 from .ipaddr import canonicalize_ipv4
-from .nameprep import (NAMEPREP_THIS, NameprepProfile, b1_b2_map, bidi_class,
-                                has_tone_mark, is_prohibited, nfkc, swap_corrigendum5)
+from .nameprep import NAMEPREP_THIS, NameprepProfile, b1_b2_map, bidi_class, has_tone_mark, is_prohibited, nfkc, swap_corrigendum5
 
 # %% auto 0
 __all__ = ['UNASSIGNED', 'PROHIBITED', 'RTL', 'LTR', 'RTL_3_2', 'LTR_3_2', 'MAP', 'FLAGS', 'FLAG_RE', 'is_ascii_name',
@@ -205,9 +212,10 @@ def label_to_ascii(label: str, profile=THIS, idn_enabled: bool = False) -> str |
         if not bidi_step(label, profile.nameprep.bidi_unicode):
             return None
     else:
-        label = nameprep(label, True, profile.nameprep)
-        if label is None:
+        prepared = nameprep(label, True, profile.nameprep)
+        if prepared is None:
             return None
+        label = prepared
     if not label.isascii():                                     # step 20.2.1.2
         if idn_enabled:
             return label
@@ -244,9 +252,10 @@ def canonicalize_idn_name(s: str, scheme: str | None = None) -> str | None:
         return None
     rest, root_dot = split_root_dot(replace_label_separators(prepared))   # steps 15-16
     labels = convert_labels(rest.split('.'))                    # steps 17, 20
-    if None in labels:
+    converted = [label for label in labels if label is not None]
+    if len(converted) < len(labels):
         return None
-    out = '.'.join(labels) + ('.' if root_dot else '')          # steps 21-22
+    out = '.'.join(converted) + ('.' if root_dot else '')       # steps 21-22
     if not is_ascii_name(out):
         return canonicalize_host_steps(s, scheme, THIS)         # the steps, whole
     ipv4 = canonicalize_ipv4(out)                               # step 27
