@@ -9,7 +9,7 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from functools import partial
 
 from . import __version__
@@ -78,7 +78,7 @@ def _valued_flags(argv: list[str]) -> tuple[list[str], dict[str, str]]:
     return rest, values
 
 
-def _key_words(text: str, presets: dict[str, tuple[str, ...]]) -> dict:
+def _key_words(text: str, presets: Mapping[str, tuple[str, ...]]) -> dict:
     "`url_key`'s options from `--key=`'s words: `sort-query,drop-params=tracking,...`."
     options: dict = {}
     for word in filter(None, text.split(',')):
