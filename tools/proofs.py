@@ -72,6 +72,29 @@ RESTS_ON: dict[str, list[str]] = {
                                                               26, 27, 28, 30))),
     # A shorter route for hex groups alone
     "_IPV6_HEX": _steps("ipaddr", "ipv6-step-2", "ipv6-step-3"),
+    # Engine: percent-encoding and C8. Charset labels, kept (it rests on no numbered step)
+    "charset_encoding": [],
+    # Percent-encoding by runs
+    "percent_encode": _range("canonicalization", "percent-encode-", 1, 8),
+    # Decoding by one split
+    "decode_unreserved": _steps("canonicalization", "c8"),
+    # The note's question, only where it can arise; paths that need no step, or one
+    "encode_path": _steps("canonicalization", "c7", "c8"),
+    "canonicalize_path": _steps("canonicalization", "c7", "c8"),
+    # The fragment, and C1-C11 with these pieces
+    "canonicalize_fragment": _steps("canonicalization", "c11"),
+    # Engine: internationalized names. Host names of ASCII letters, digits and hyphens
+    "canonicalize_ascii_name": _range("host", "", 2, 22) + _range("host", "", 24, 30)
+    + _steps("nameprep", "step-3", "step-7", "step-10"),
+    # Nameprep by tables
+    "code_point_flags": _range("nameprep", "", 3, 11),
+    # Punycode
+    "punycode_encode": _steps("host", "step-20"),
+    # Labels to ASCII
+    "label_to_ascii": _steps("host", "step-11", "step-20"),
+    # Internationalized names, as THIS takes them
+    "canonicalize_idn_name": _range("host", "", 2, 6) + _steps("host", "step-8", "step-9", "step-11")
+    + _range("host", "", 15, 17) + _range("host", "", 20, 22) + _range("host", "", 25, 30),
 }
 
 _DEF = re.compile(r"^(?:def|class)\s+(\w+)|^(\w+)(?:\s*:[^=\n]+)?\s*=", re.MULTILINE)
@@ -112,8 +135,9 @@ def sections() -> list[dict]:
 
 
 def where(name: str, secs: list[dict] | None = None) -> dict | None:
-    "The section whose exported code defines `name`, or None."
-    return next((s for s in secs or sections() if name in s["names"]), None)
+    "The section whose exported code defines `name` (one with a Claim first), or None."
+    found = [s for s in secs or sections() if name in s["names"]]
+    return next((s for s in found if s["claim"]), found[0] if found else None)
 
 
 
