@@ -9,7 +9,7 @@ from .support import TYPE_CHECKING, LazyRegex, NamedTuple  # noqa: F401 (re-expo
 
 # %% auto 0
 __all__ = ['ALPHA', 'DIGIT', 'UNRESERVED', 'SLASH_CHARS', 'NOT_HIERARCHICAL_SCHEMES', 'DRIVE_SPEC_RE', 'NONCHARACTER_RULES',
-           'check_type', 'remove_tab_lf_cr', 'preprocess', 'replace_noncharacters']
+           'is_file_scheme', 'check_type', 'remove_tab_lf_cr', 'preprocess', 'replace_noncharacters']
 
 # %% ../nbs/00_charclasses.ipynb 5
 ALPHA = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
@@ -22,7 +22,13 @@ SLASH_CHARS = '/\\'
 # %% ../nbs/00_charclasses.ipynb 13
 NOT_HIERARCHICAL_SCHEMES = frozenset({'about', 'data', 'javascript', 'mailto', 'vbscript'})
 
-# %% ../nbs/00_charclasses.ipynb 18
+# %% ../nbs/00_charclasses.ipynb 17
+def is_file_scheme(scheme: str | None) -> bool:
+    "Whether `scheme` is `file`, ASCII case-insensitively."
+    return (scheme is not None and len(scheme) == 4 and scheme.isascii()
+            and scheme.lower() == 'file')
+
+# %% ../nbs/00_charclasses.ipynb 21
 def check_type(func: str, name: str, value, kind: type = str, optional: bool = False):
     "`value` if a `kind` (or `None` and `optional`), else `func`'s `TypeError`."
     if value.__class__ is kind or (optional and value is None):
@@ -33,12 +39,12 @@ def check_type(func: str, name: str, value, kind: type = str, optional: bool = F
     raise TypeError(f'{func}() argument {name} must be {expected}, '
                     f'not {type(value).__name__}')
 
-# %% ../nbs/00_charclasses.ipynb 21
+# %% ../nbs/00_charclasses.ipynb 24
 _DRIVE_LETTER = '(?:[A-Za-z]|%(?:4[1-9A-Fa-f]|5[0-9Aa]|6[1-9A-Fa-f]|7[0-9Aa]))'
 _DRIVE_SUFFIX = '(?:[:|]|%3[Aa]|%7[Cc])'
 DRIVE_SPEC_RE = LazyRegex(f'({_DRIVE_LETTER}){_DRIVE_SUFFIX}')
 
-# %% ../nbs/00_charclasses.ipynb 24
+# %% ../nbs/00_charclasses.ipynb 27
 _NONCHARACTERS = '\ud800-\udfff\ufdd0-\ufdef' + ''.join(
     chr(plane << 16 | 0xFFFE) + chr(plane << 16 | 0xFFFF) for plane in range(17))
 _NONCHARACTERS_RE = LazyRegex(f'[{_NONCHARACTERS}]')
@@ -65,7 +71,7 @@ def preprocess(s: str, noncharacters: bool = True) -> str:
         s = _NONCHARACTERS_RE.sub('\ufffd', s)               # step 2
     return remove_tab_lf_cr(s).strip(_TRIMMED)               # steps 3 and 4
 
-# %% ../nbs/00_charclasses.ipynb 28
+# %% ../nbs/00_charclasses.ipynb 31
 _PAIR_RE = LazyRegex('[\ud800-\udbff][\udc00-\udfff]')
 _SURROGATES = '\ud800-\udfff'
 _SURROGATES_RE = LazyRegex(f'[{_SURROGATES}]')

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .charclasses import LazyRegex, NamedTuple, remove_tab_lf_cr
+from .charclasses import LazyRegex, NamedTuple, is_file_scheme, remove_tab_lf_cr
 from .ipaddr import canonicalize_ipv4, canonicalize_ipv6
 from .nameprep import (NAMEPREP_CHROME, NAMEPREP_GECKO, NAMEPREP_IE,
                                 NAMEPREP_THIS, NameprepProfile, bidi_step,
@@ -24,8 +24,8 @@ __all__ = ['THIS', 'CHROME', 'GECKO', 'IE', 'PROFILES', 'HOST_CACHE_SIZE', 'Host
            'has_null_or_space', 'percent_encode_chars', 'replace_label_separators', 'split_root_dot', 'has_xn_label',
            'gecko_idn_lists', 'gecko_idn_enabled', 'punycode_label', 'label_to_ascii', 'to_ascii', 'ie_round_trip',
            'convert_labels', 'labels_to_ascii', 'percent_decode_latin1', 'is_bracketed', 'bracketed_ipv6',
-           'is_file_scheme', 'forbidden_char', 'ipv4_overflows', 'has_bad_percent', 'percent_encode_host',
-           'steps_profile', 'canonicalize_host_steps', 'cached_host_steps', 'host_cache_info', 'canonicalize_host']
+           'forbidden_char', 'ipv4_overflows', 'has_bad_percent', 'percent_encode_host', 'steps_profile',
+           'canonicalize_host_steps', 'cached_host_steps', 'host_cache_info', 'canonicalize_host']
 
 # %% ../nbs/05_host.ipynb 5
 class HostProfile(NamedTuple):
@@ -347,11 +347,6 @@ def bracketed_ipv6(s: str) -> str | None:
     return None if addr is None else f'[{addr}]'
 
 # %% ../nbs/05_host.ipynb 66
-def is_file_scheme(scheme: str | None) -> bool:
-    "Whether `scheme` is `file`, ASCII case-insensitively."
-    return (scheme is not None and len(scheme) == 4 and scheme.isascii()
-            and scheme.lower() == 'file')
-
 def forbidden_char(s: str, profile: HostProfile = THIS) -> str | None:
     "Step 28: the first of the profile's forbidden characters in `s`, or `None`."
     if profile.forbidden_escaped and '%' in s:   # departure: IE refuses `;`

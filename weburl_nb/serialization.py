@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 # %% auto 0
-__all__ = ['serialize_parsed_url']
+__all__ = ['serialize_parsed_url', 'serialize_components']
 
 # %% ../nbs/07_serialization.ipynb 5
 def serialize_parsed_url(u: tuple) -> str | None:
@@ -17,6 +17,14 @@ def serialize_parsed_url(u: tuple) -> str | None:
     scheme, user, password, host, port, path, query, fragment, invalid, _ = u
     if invalid:                                                              # step 2
         return None
+    return serialize_components(scheme, user, password, host, port, path, query,
+                                fragment)
+
+
+def serialize_components(scheme: str | None, user: str | None, password: str | None,
+                         host: str | None, port: str | None, path: str | None,
+                         query: str | None, fragment: str | None) -> str:
+    "Steps 3-10 of serializing, on the eight components of a valid URL."
     parts = [scheme or '', ':']                                              # steps 3-5
     if host is not None or user is not None or password is not None or port is not None:   # step 6
         parts.append('//')

@@ -15,11 +15,12 @@ from .engine_encoding import canonicalize_checked, canonicalize_fragment, canoni
 from .engine_encoding import encode_path, percent_encode
 from .engine_encoding import UNRESERVED_ESCAPES, escape_alternatives, MAY_MAKE_ESCAPE
 from .charclasses import NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, LazyRegex, NamedTuple
-from .charclasses import preprocess
+from .charclasses import is_file_scheme, preprocess
 from .host import THIS, canonicalize_host
 from .parsing import ParsedURL, parse_preprocessed, parse_url, split_authority
+from .parsing import split_path_query_fragment
 from .resolution import merge_path, remove_dot_segments, settled_path, resolve_relative_url
-from .serialization import serialize_parsed_url
+from .serialization import serialize_components, serialize_parsed_url
 from .support import CACHED_LENGTH
 
 # %% auto 0
@@ -41,7 +42,7 @@ NO_SHORTCUT = NoShortcut()      # "does not apply" (`None` keeps its meaning: in
 
 def _no_shortcut_scheme(scheme: str) -> bool:
     "Schemes left to the steps: drives, `file` and the never-hierarchical ones."
-    return len(scheme) < 2 or scheme == 'file' or scheme in NOT_HIERARCHICAL_SCHEMES
+    return len(scheme) < 2 or is_file_scheme(scheme) or scheme in NOT_HIERARCHICAL_SCHEMES
 
 # %% ../nbs/07f_shortcuts.ipynb 7
 def char_class(keep) -> str:
@@ -217,74 +218,28 @@ def clean_link(url: str, base: str, charset: str | None) -> str | NoShortcut:
 
 
 # %% ../nbs/07f_shortcuts.ipynb 24
-_FAST_URL = (                                               # classes as printable-ASCII ranges (see above)
-    r'([A-Za-z0-9+.\-]+)://'                                   # scheme
-    r'([!"$-.0-9;->A-\[\]-~]+)'                                # host: no / \ ? # @ : (no user-info, no port)
-    r'(/[!"$->@-\[\]-~]*)?'                                    # path: no ? # \
-    r'(?:\?([!"$-~]*))?'                                        # query: no #
-    r'(?:#([!-~]*))?')                                          # fragment
-_FAST_URL_RE = LazyRegex(_FAST_URL)
-
-# %% ../nbs/07f_shortcuts.ipynb 27
 _SCHEME_OR_AUTHORITY_RE = LazyRegex(r'[A-Za-z0-9+.\-]+:|[/\\]{2}')
-
-
-def _split_link(s: str) -> tuple[str, str | None, str | None]:
-    "`split_path_query_fragment(s)`, with `str.find`."
-    h = s.find('#')
-    if h < 0:                                   # the usual link: no fragment
-        q = s.find('?')
-        return (s, None, None) if q < 0 else (s[:q], s[q + 1:], None)
-    q = s.find('?', 0, h)
-    if q < 0:
-        return s[:h], None, s[h + 1:]
-    return s[:q], s[q + 1:h], s[h + 1:]
 
 
 class BaseRecord(NamedTuple):
     "What the shortcuts keep of a base string (`base_record`)."
     parsed: ParsedURL                   # `parse_url(base)`
-    prefix: str | None                  # the canonical `scheme://user-info@host:port`
-    scheme: str | None                  # the canonical scheme (with `prefix`)
-    directory: str | None               # its path's directory, when that is clean
+    scheme: str | None                  # its canonical scheme, when the base is usable
+    authority: tuple | None             # then its canonical user, password, host and port
 
 
 def _base_record(base: str) -> BaseRecord:
-    "What the shortcuts need of `base`."
-    c = _canonical_base(base) if len(base) <= CACHED_LENGTH else _canonical_base.__wrapped__(base)
-    if c is not None:                           # already canonical: split, not parsed
-        scheme, host = c.origin.split('://')
-        end_query, end_path = len(c.through_query), len(c.through_path)
-        query = c.through_query[end_path + 1:] if end_query > end_path else None
-        fragment = base[end_query + 1:] if len(base) > end_query else None
-        b = ParsedURL(scheme, host=host, path=c.path, query=query, fragment=fragment,
-                      hierarchical=True)
-        return BaseRecord(b, c.origin, scheme, c.path[:c.path.rfind('/') + 1])
-    m = _FAST_URL_RE.fullmatch(base)
-    if m is not None and not _no_shortcut_scheme(m.group(1).lower()):  # third tier's
-        scheme_text, host, path, query, fragment = m.groups()
-        b = ParsedURL(scheme_text, host=host, path=path or '', query=query,
-                      fragment=fragment, hierarchical=True)
-        scheme = scheme_text.lower()
-        host = canonicalize_host(host, scheme)
-        prefix = scheme + '://' + host if host else None
-    else:
-        b = parse_url(base)
-        if b.invalid or not b.hierarchical or b.host is None or b.scheme is None:
-            return BaseRecord(b, None, None, None)
-        scheme = canonicalize_scheme(b.scheme)
-        if _no_shortcut_scheme(scheme):
-            return BaseRecord(b, None, None, None)
-        c = canonicalize_checked(ParsedURL(b.scheme, b.user, b.password, b.host,
-                                           b.port_string, '', hierarchical=True), None, THIS)
-        usable = not c.invalid and c.host
-        prefix = serialize_parsed_url(c.with_path(None)) if usable else None
-    if prefix is None:
-        return BaseRecord(b, None, None, None)
-    directory = merge_path('', b.path, True)
-    if remove_dot_segments(directory) != directory:
-        directory = None
-    return BaseRecord(b, prefix, scheme, directory)
+    "What the shortcuts need of `base`: its parse, and its canonical scheme and authority."
+    b = parse_url(base)
+    if b.invalid or not b.hierarchical or b.host is None or b.scheme is None:
+        return BaseRecord(b, None, None)
+    scheme = canonicalize_scheme(b.scheme)
+    if _no_shortcut_scheme(scheme):
+        return BaseRecord(b, None, None)
+    c = canonicalize_checked(b._replace(path='', query=None, fragment=None), None, THIS)
+    if c.invalid or not c.host:
+        return BaseRecord(b, None, None)
+    return BaseRecord(b, scheme, c[1:5])
 
 
 _kept_base_records = lru_cache(maxsize=512)(_base_record)
@@ -295,63 +250,36 @@ def base_record(base: str) -> BaseRecord:
     return _kept_base_records(base) if len(base) <= CACHED_LENGTH else _base_record(base)
 
 
-_LEADING_UP_RE = LazyRegex(f'(?:{_UP_STEPS})?')
-_RELATIVE_DOT_SEGMENT_RE = LazyRegex(r'(?:\A|/)(?:\.|%2[Ee]){1,2}(?=/|\Z)')
-
-
-def _merge_clean(directory: str, path: str) -> str | None:
-    "`remove_dot_segments(directory + path)` for a clean `directory`, when `path` is `../` steps then plain segments."
-    up = _LEADING_UP_RE.match(path).end()
-    rest = path[up:] if up else path
-    if '\\' in rest or _RELATIVE_DOT_SEGMENT_RE.search(rest):
-        return None
-    cut = len(directory) - 1
-    for _ in range(up // 3):
-        if cut == 0:
-            break
-        cut = directory.rfind('/', 0, cut)
-    return directory[:cut + 1] + rest
-
-
-def _query_and_fragment(query: str | None, fragment: str | None,
-                        charset: str | None) -> str:
-    "C11 and serialization of the query and fragment: `?query#fragment`, each part if present."
-    tail = '' if query is None else '?' + canonicalize_query(query, charset, True,
-                                                               encode=percent_encode)
-    return tail if fragment is None else tail + '#' + canonicalize_fragment(fragment)
-
-
 def fast_relative(url: str, base: str | None, charset: str | None) -> str | NoShortcut:
-    "The fourth tier: a relative link `url` against a base with a canonical prefix."
+    "The link tier: a relative link `url` against a base with a canonical authority."
     record = None if base is None else base_record(base)
-    if record is None or record.prefix is None:
+    if record is None or record.authority is None:
         return NO_SHORTCUT
     s = preprocess(url)
     if not s or _SCHEME_OR_AUTHORITY_RE.match(s):
         return NO_SHORTCUT
-    b, prefix, scheme, directory = record.parsed, record.prefix, record.scheme, \
-        record.directory
-    path, query, fragment = _split_link(s)
+    b, scheme = record.parsed, record.scheme
+    path, query, fragment = split_path_query_fragment(s)
     if path:
         if path[0] in SLASH_CHARS:
             path = remove_dot_segments(path)                                # step 3
         else:
-            merged = _merge_clean(directory, path) if directory is not None else None
-            path = merged if merged is not None else remove_dot_segments(merge_path(path, b.path, True))  # step 6
+            path = remove_dot_segments(merge_path(path, b.path, True))      # step 6
     elif query is not None:
-        path = settled_path(b.path, False)                                  # step 4 (as 02's note)
+        path = settled_path(b.path, False)                      # step 4 (as 02's note)
     else:
-        path, query = settled_path(b.path, False), b.query                  # step 5 (as 02's note)
-    return (prefix + canonicalize_path(path, True, scheme)                  # C7-C8
-            + _query_and_fragment(query, fragment, charset))                # C11
+        path, query = settled_path(b.path, False), b.query      # step 5 (as 02's note)
+    return serialize_components(scheme, *record.authority,                 # serialization
+                                canonicalize_path(path, True, scheme),      # C7-C8
+                                canonicalize_query(query, charset, True,    # C11
+                                                   encode=percent_encode),
+                                canonicalize_fragment(fragment))
 
-# %% ../nbs/07f_shortcuts.ipynb 32
+# %% ../nbs/07f_shortcuts.ipynb 29
 _AUTHORITY_URL = LazyRegex(                     # no nested repeat: one class a group
-    r'(?![Ff][Ii][Ll][Ee]:)'                    # `file` goes to the steps at once
     r'([A-Za-z0-9+.\-]{2,}):[/\\]{2}(?![/\\])'  # scheme, exactly two slash characters
     r'([^/\\?#]*)([^?#]*)'                      # authority, path
     r'(?:\?([^#]*))?(?:#(.*))?', re.DOTALL)     # query, fragment
-_LEFT_TO_THE_STEPS = NOT_HIERARCHICAL_SCHEMES | {'file'}
 
 
 def repaired_absolute(url: str, base: str | None,
@@ -362,7 +290,7 @@ def repaired_absolute(url: str, base: str | None,
         return NO_SHORTCUT
     scheme_text, authority, path, query, fragment = m.groups()
     scheme = scheme_text.lower()                                    # C2
-    if scheme in _LEFT_TO_THE_STEPS:            # `_no_shortcut_scheme`: two characters at least
+    if _no_shortcut_scheme(scheme):
         return NO_SHORTCUT
     if '@' in authority or (':' in authority       # an IPv6 literal alone: all host
                             and not (authority[0] == '[' and authority[-1] == ']')):
@@ -381,18 +309,17 @@ def repaired_absolute(url: str, base: str | None,
     if '\\' in path or '/.' in path or '/%2' in path:               # else: no dot-segment
         path = remove_dot_segments(path)                            # resolution
     path = canonicalize_path(path, True, scheme)                    # C7-C8
-    out = scheme + '://'
     if user is not None or password is not None:
         user, password = canonicalize_userinfo(user, password,
                                                encode=percent_encode)  # C3
-        if user is not None or password is not None:
-            out += (user or '') + ('' if password is None else ':' + password) + '@'
     if not host:                                                    # else: C10 changes nothing
         path = protect_double_slash(path, scheme, user, password, host, port)   # C10
-    out += (host if port is None else host + ':' + port) + path     # serialization
-    return out + _query_and_fragment(query, fragment, charset)      # C11
+    return serialize_components(scheme, user, password, host, port, path,   # serialization
+                                canonicalize_query(query, charset, True,    # C11
+                                                   encode=percent_encode),
+                                canonicalize_fragment(fragment))
 
-# %% ../nbs/07f_shortcuts.ipynb 38
+# %% ../nbs/07f_shortcuts.ipynb 35
 _FILE_SHAPE = LazyRegex(                        # no nested repeat: one class a group
     r'(?:[Ff][Ii][Ll][Ee]://([A-Za-z0-9\-._~]*)(?=/)'            # file://host
     r'(?:/([A-Za-z])[:|](?=[/\\]))?'                              # and a drive
@@ -443,10 +370,12 @@ def file_shape(s: str, charset: str | None) -> str | NoShortcut:
             return NO_SHORTCUT
     if escaped or not path.isascii():
         path = encode_path(path, True, 'file')                      # C8
-    return ('file://' + host + path                                 # serialization
-            + _query_and_fragment(query, fragment, charset))        # C11
+    return serialize_components('file', None, None, host, None, path,     # serialization
+                                canonicalize_query(query, charset, True,    # C11
+                                                   encode=percent_encode),
+                                canonicalize_fragment(fragment))
 
-# %% ../nbs/07f_shortcuts.ipynb 40
+# %% ../nbs/07f_shortcuts.ipynb 37
 def parsed_once(url: str, base: None,
                 charset: str | None) -> str | None | NoShortcut:
     "The last tier without a base: the steps, the URL parsed once (base and reference)."
@@ -464,6 +393,6 @@ def parsed_once(url: str, base: None,
         r = resolve_relative_url(r, r)                          # resolution step 9
     return serialize_parsed_url(canonicalize_checked(r, charset, THIS))
 
-# %% ../nbs/07f_shortcuts.ipynb 43
+# %% ../nbs/07f_shortcuts.ipynb 40
 URL_TIERS = (unchanged_url, repaired_absolute, parsed_once)
 LINK_TIERS = (clean_link, fast_relative, repaired_absolute)
