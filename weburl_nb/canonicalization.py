@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .charclasses import DRIVE_SPEC_RE, NOT_HIERARCHICAL_SCHEMES, UNRESERVED, LazyRegex
+from .charclasses import is_file_scheme
 from .encoding import encoder, encoder_for
 from .host import HostProfile, canonicalize_host
 from .parsing import INVALID, ParsedURL
@@ -197,7 +198,7 @@ def read_path_again(path: str | None, hierarchical: bool, scheme: str | None, *,
                     decode: Callable = decode_unreserved) -> str | None:
     "The path a second reading makes of canonical `path`: resolution's cleaning, C7-C8."
     if hierarchical and path:
-        path = decode_file_slashes(path) if scheme == 'file' else path
+        path = decode_file_slashes(path) if is_file_scheme(scheme) else path
         path = remove_dot_segments(path)
     return canonicalize_path(path, hierarchical, scheme, encode=encode, decode=decode)
 
@@ -205,7 +206,7 @@ def read_path_again(path: str | None, hierarchical: bool, scheme: str | None, *,
 def _settled(path: str | None, hierarchical: bool, scheme: str | None,
              encode: Callable, decode: Callable) -> bool:
     "Is the URL with C8's `path` a fixed point (after the C9 rounds, for `file`)?"
-    if scheme == 'file':            # each round decodes what the one before completed
+    if is_file_scheme(scheme):      # each round decodes what the one before completed
         while (again := canonicalize_path(path, True, scheme, encode=encode,
                                           decode=decode)) != path:
             path = again
@@ -283,7 +284,7 @@ def canonicalize_checked(u: ParsedURL, charset: str | None, profile: HostProfile
     if user is not None or password is not None:
         user, password = trace.step('C3', (user, password),
                                     canonicalize_userinfo(user, password, encode=encode))
-    is_file = scheme == 'file'
+    is_file = is_file_scheme(scheme)
     hierarchical = hierarchical or is_file
     for _ in range(_MAX_HOSTPATH_ROUNDS):
         original = name, path

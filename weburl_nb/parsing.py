@@ -9,7 +9,8 @@ import re
 from functools import lru_cache
 
 from .charclasses import (NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, LazyRegex, NamedTuple,
-                                   check_type, preprocess, replace_noncharacters)
+                                   check_type, is_file_scheme, preprocess,
+                                   replace_noncharacters)
 from .serialization import serialize_parsed_url
 from .trace import OFF, register, trace_for
 
@@ -225,7 +226,7 @@ def parse_preprocessed(s: str, profile: ParseProfile = PARSE_THIS) -> ParsedURL:
         return u
     # Step 5: `file` and `mailto` have steps of their own.
     lower = scheme.lower()
-    if lower == 'file':
+    if is_file_scheme(scheme):
         u = parse_file_url(scheme, rest)
         if trace is not OFF:
             trace.note('5', u)

@@ -5,7 +5,7 @@
 # %% ../nbs/02_resolution.ipynb 2
 from __future__ import annotations
 
-from .charclasses import DRIVE_SPEC_RE, LazyRegex, check_type, preprocess
+from .charclasses import DRIVE_SPEC_RE, LazyRegex, check_type, is_file_scheme, preprocess
 from .parsing import (INVALID, PARSE_THIS, ParsedURL, ParseProfile, finish_step2,
                                parse_preprocessed,
                                parse_profile_for)
@@ -207,7 +207,7 @@ def resolve_relative_url(r: ParsedURL, base: ParsedURL) -> ParsedURL:
     if not base.hierarchical:
         return INVALID
     scheme = base.scheme
-    is_file = scheme is not None and scheme.lower() == 'file'
+    is_file = is_file_scheme(scheme)
     path = r.path
     # Step 2: a reference with an authority keeps it; the base gives the scheme.
     if r.has_authority:
@@ -260,7 +260,7 @@ def _without_fragment(u: ParsedURL) -> ParsedURL:
             u = u._replace(path=u.path.rstrip(' '))
     # departure: the base returned by steps 6 and 9
     if u.hierarchical and u.path:
-        u = u._replace(path=settled_path(u.path, u.scheme is not None and u.scheme.lower() == 'file'))
+        u = u._replace(path=settled_path(u.path, is_file_scheme(u.scheme)))
     return u
 
 
@@ -324,7 +324,7 @@ def resolve_checked(s: str, base: ParsedURL, profile: ParseProfile = PARSE_THIS,
     # Step 10: an absolute URL, its path without dot-segments.
     if r.hierarchical and r.path is not None:
         trace = trace_for('resolve')
-        path = trace.step('10', r.path, _clean_path(r.path, r.scheme.lower() == 'file'))
+        path = trace.step('10', r.path, _clean_path(r.path, is_file_scheme(r.scheme)))
         if path != r.path:
             r = r._replace(path=path)
     return r
