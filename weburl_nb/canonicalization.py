@@ -263,7 +263,7 @@ def unresolved_path(u: ParsedURL) -> str | None:
     "The path of hierarchical *u* if resolution would change it, or None."
     if u.invalid or not u.hierarchical or not u.path:
         return None
-    is_file = u.scheme is not None and u.scheme.lower() == 'file'
+    is_file = is_file_scheme(u.scheme)
     clean = remove_dot_segments(decode_file_slashes(u.path) if is_file else u.path)
     return None if clean == u.path else u.path
 

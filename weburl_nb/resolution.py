@@ -5,7 +5,8 @@
 # %% ../nbs/02_resolution.ipynb 2
 from __future__ import annotations
 
-from .charclasses import DRIVE_SPEC_RE, LazyRegex, check_type, is_file_scheme, preprocess
+from .charclasses import DRIVE_SPEC_RE, LazyRegex, check_type, preprocess
+from .charclasses import is_file_scheme
 from .parsing import (INVALID, PARSE_THIS, ParsedURL, ParseProfile, finish_step2,
                                parse_preprocessed,
                                parse_profile_for)

@@ -42,7 +42,8 @@ NO_SHORTCUT = NoShortcut()      # "does not apply" (`None` keeps its meaning: in
 
 def _no_shortcut_scheme(scheme: str) -> bool:
     "Schemes left to the steps: drives, `file` and the never-hierarchical ones."
-    return len(scheme) < 2 or is_file_scheme(scheme) or scheme in NOT_HIERARCHICAL_SCHEMES
+    return (len(scheme) < 2 or is_file_scheme(scheme)
+            or scheme in NOT_HIERARCHICAL_SCHEMES)
 
 # %% ../nbs/07f_shortcuts.ipynb 7
 def char_class(keep) -> str:
@@ -225,11 +226,11 @@ class BaseRecord(NamedTuple):
     "What the shortcuts keep of a base string (`base_record`)."
     parsed: ParsedURL                   # `parse_url(base)`
     scheme: str | None                  # its canonical scheme, when the base is usable
-    authority: tuple | None             # then its canonical user, password, host and port
+    authority: tuple | None             # then its canonical user, password, host, port
 
 
 def _base_record(base: str) -> BaseRecord:
-    "What the shortcuts need of `base`: its parse, and its canonical scheme and authority."
+    "What the shortcuts need of `base`: its parse, its canonical scheme and authority."
     b = parse_url(base)
     if b.invalid or not b.hierarchical or b.host is None or b.scheme is None:
         return BaseRecord(b, None, None)
@@ -269,7 +270,7 @@ def fast_relative(url: str, base: str | None, charset: str | None) -> str | NoSh
         path = settled_path(b.path, False)                      # step 4 (as 02's note)
     else:
         path, query = settled_path(b.path, False), b.query      # step 5 (as 02's note)
-    return serialize_components(scheme, *record.authority,                 # serialization
+    return serialize_components(scheme, *record.authority,             # serialize
                                 canonicalize_path(path, True, scheme),      # C7-C8
                                 canonicalize_query(query, charset, True,    # C11
                                                    encode=percent_encode),
@@ -314,7 +315,7 @@ def repaired_absolute(url: str, base: str | None,
                                                encode=percent_encode)  # C3
     if not host:                                                    # else: C10 changes nothing
         path = protect_double_slash(path, scheme, user, password, host, port)   # C10
-    return serialize_components(scheme, user, password, host, port, path,   # serialization
+    return serialize_components(scheme, user, password, host, port, path,  # serialize
                                 canonicalize_query(query, charset, True,    # C11
                                                    encode=percent_encode),
                                 canonicalize_fragment(fragment))
@@ -370,7 +371,7 @@ def file_shape(s: str, charset: str | None) -> str | NoShortcut:
             return NO_SHORTCUT
     if escaped or not path.isascii():
         path = encode_path(path, True, 'file')                      # C8
-    return serialize_components('file', None, None, host, None, path,     # serialization
+    return serialize_components('file', None, None, host, None, path,  # serialize
                                 canonicalize_query(query, charset, True,    # C11
                                                    encode=percent_encode),
                                 canonicalize_fragment(fragment))

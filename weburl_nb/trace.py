@@ -44,7 +44,8 @@ class _Off:
 
 
 OFF = _Off()
-_RECORDING: ContextVar[Recording | None] = ContextVar('weburl_nb_recording', default=None)
+_RECORDING: ContextVar[Recording | None] = ContextVar('weburl_nb_recording',
+                                                     default=None)
 
 
 def trace_for(section: str) -> _Off | _Section:
@@ -62,29 +63,32 @@ class _Section:
 
     def step(self, number: str, before, after):
         if after is not before and after != before:
-            self.steps.append(Step(self.name, number, STEPS.get((self.name, number), ''), before, after))
+            what = STEPS.get((self.name, number), '')
+            self.steps.append(Step(self.name, number, what, before, after))
         return after
 
     def note(self, number: str, value):
-        self.steps.append(Step(self.name, number, STEPS.get((self.name, number), ''), None, value))
+        what = STEPS.get((self.name, number), '')
+        self.steps.append(Step(self.name, number, what, None, value))
         return value
 
     def fail(self, number: str, reason: str, result=None, **values):
         r = REASONS[reason]
         message = r.message.format(**{k: _clip(v) for k, v in values.items()})
-        self.steps.append(Step(self.name, number, r.what, None, result, reason, message))
+        self.steps.append(Step(self.name, number, r.what, None, result, reason,
+                               message))
         return result
 
 
 def _clip(value):
-    "A long string value cut in the middle, so that a message stays short whatever the input."
+    "A long string cut in the middle, so that a message stays short whatever the input."
     if isinstance(value, str) and len(value) > 60:
         return value[:40] + '\u2026' + value[-19:]
     return value
 
 
 class Recording:
-    "Collects the steps every whole algorithm reports while it is in force (`with Recording() as r:`)."
+    "The steps every whole algorithm reports while it is in force (`with Recording() as r:`)."
 
     def __init__(self) -> None:
         self.steps: list[Step] = []
@@ -105,7 +109,7 @@ class Recording:
 
 @contextmanager
 def quiet():
-    "Nothing records inside this `with` block, not even a recording in force outside it."
+    "Nothing records inside this `with` block, not even a recording in force outside."
     token = _RECORDING.set(None)
     try:
         yield
