@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .charclasses import DRIVE_SPEC_RE, NOT_HIERARCHICAL_SCHEMES, UNRESERVED, LazyRegex
-from .charclasses import is_file_scheme
+from .charclasses import DRIVE_SPEC_RE, NOT_HIERARCHICAL_SCHEMES, UNRESERVED, LazyRegex, is_file_scheme
 from .encoding import encoder, encoder_for
 from .host import HostProfile, canonicalize_host
 from .parsing import INVALID, ParsedURL
