@@ -54,8 +54,6 @@ RESTS_ON: dict[str, list[str]] = {
     "_encoded_shape": PREPROCESS + _steps("resolution", "step-8", "relative-step-3",
                                           "relative-step-6") + _steps(
         "canonicalization", "c7", "c8", "c10", "c11"),
-    # Bases of the common shape
-    "_FAST_URL": PREPROCESS + _steps("parsing", "step-3", "step-5", "step-6"),
     # Relative links against a cached base
     "base_record": _steps("resolution", "step-8") + _range("resolution", "relative-", 3, 6),
     # The repair tier: absolute URLs, repaired or not
