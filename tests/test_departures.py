@@ -54,3 +54,61 @@ def test_departure_notes_are_set_apart():
     loose = [f"{nb}: {t}" for nb, kind, src in _cells() if kind == "markdown"
              for t in ANY_NOTE.findall(src) if t not in NOTE.findall(src)]
     assert not loose, f"departure notes not written as `> **Note (departure: topic).**`: {loose}"
+
+
+# A departure is said in one form (issue 25, item 6): prose that says the code goes with the data or
+# the browsers rather than the spec's text ("we follow the data") sits in the block quote of a
+# `> **Note (departure: topic).**`, so that it has a topic, a mark at its code line and a place in
+# the list of departures. Said anywhere else (a plain paragraph, a `**Note.**`) it is a departure
+# no reader can find.
+DEPARTURE_WORDING = re.compile(
+    r"\b(?:we|the code|our steps|this module|the module|it)\s+(?:follows?|keeps? to|sides? with|"
+    r"goes with|go with)\s+the\s+(?:conformance\s+|test\s+)?(?:data|records?)\b"
+    r"|\bthe\s+(?:conformance\s+|test\s+)?data\s+goes?\s+(?:one\s+step\s+)?further\s+than\s+the\s+text"
+    r"|\bdepart(?:s|ing|ed)?\s+from\s+the\s+(?:spec|text)"
+    r"|\bour\s+rule\s+for\s+conflicts\s+between\s+the\s+text\s+and\s+the\s+data",
+    re.IGNORECASE)
+
+
+def _note_blocks(text: str) -> list[str]:
+    "The block quotes of departure notes in a markdown cell: from the note's first line to a line not quoted."
+    blocks, current = [], None
+    for line in text.splitlines():
+        if NOTE.match(line):
+            current = [line]
+            blocks.append(current)
+        elif current is not None and line.startswith(">"):
+            current.append(line)
+        else:
+            current = None
+    return [" ".join(b) for b in blocks]
+
+
+def unmarked_departures(text: str) -> list[str]:
+    "The departure wordings of one markdown cell that stand outside a departure note's block quote."
+    inside = " ".join(_note_blocks(text))
+    inside = re.sub(r"\s*\n>\s*|\s+>\s+|\s+", " ", inside)
+    found = []
+    for m in DEPARTURE_WORDING.finditer(re.sub(r"\s*\n>?\s*", " ", text)):
+        if m.group(0) not in inside:
+            found.append(m.group(0))
+    return found
+
+
+def test_departure_wording_is_recognised():
+    "The check can fail: departure wording in a plain paragraph or a plain Note is found."
+    assert unmarked_departures("The data say otherwise. We follow the data.") == ["We follow the data"]
+    assert unmarked_departures("> **Note.** The conformance data goes one step further than the text:\n"
+                               "> it accepts `01`. We follow the data.") == [
+        "The conformance data goes one step further than the text", "We follow the data"]
+    assert unmarked_departures("Our steps\nfollow the records here.") == ["Our steps follow the records"]
+    assert unmarked_departures("> **Note (departure: octets).** The data accept `01`; we follow\n"
+                               "> the data.\n\nThe next paragraph.") == []
+    assert unmarked_departures("We follow the spec's text here; the browsers follow their own.") == []
+
+
+def test_departure_wording_sits_in_a_departure_note():
+    loose = [f"{nb}: {w!r}" for nb, kind, src in _cells() if kind == "markdown"
+             for w in unmarked_departures(src)]
+    assert not loose, ("prose that says we go with the data, outside a `> **Note (departure: topic).**` "
+                       f"block quote: {loose}")

@@ -216,8 +216,9 @@ def _settled(path: str | None, hierarchical: bool, scheme: str | None,
 def protect_double_slash(path: str | None, scheme: str | None, user, password, host,
                          port) -> str | None:
     "C10: `/.` before a path starting with `//` that would read as an authority."
-    if (path is not None and path.startswith('//')
-            and scheme not in NOT_HIERARCHICAL_SCHEMES and user is None and password is None and port is None and not host):
+    # departure: C10 outside the five schemes (not only the never-hierarchical ones)
+    if (path is not None and path.startswith('//') and scheme not in NOT_HIERARCHICAL_SCHEMES
+            and user is None and password is None and port is None and not host):
         return '/.' + path
     return path
 

@@ -46,6 +46,7 @@ def canonicalize_ipv4(s: str) -> str | None:
 
 # %% ../nbs/03_ipaddr.ipynb 20
 _H16 = '[0-9A-Fa-f]{1,4}+'         # taken whole (see below)
+# departure: octets with a leading zero (`0[0-9]{1,2}`)
 _OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9]|0[0-9]{1,2})'
 _EMBEDDED_IPV4 = rf'{_OCTET}\.{_OCTET}\.{_OCTET}\.{_OCTET}'
 _LS32 = rf'(?:{_H16}:{_H16}|{_EMBEDDED_IPV4})'

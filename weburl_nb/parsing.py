@@ -234,7 +234,7 @@ def parse_preprocessed(s: str, profile: ParseProfile = PARSE_THIS) -> ParsedURL:
     if lower == 'mailto':
         return trace.note('5', parse_mailto_url(scheme, rest))
     # Step 7, for the never-hierarchical schemes: the rest is the path (see the note).
-    if lower in NOT_HIERARCHICAL_SCHEMES:
+    if lower in NOT_HIERARCHICAL_SCHEMES:       # departure: the five opaque schemes
         return trace.note('7', ParsedURL(scheme=scheme, path=rest))
     # Step 6: a slash after the colon makes the URL hierarchical.
     if rest[:1] in SLASH_CHARS and rest:
