@@ -62,12 +62,16 @@ class CharEscapes:
 
 def caches() -> dict:
     "name -> an `lru_cache`d function of the package (with `cache_info` and `cache_clear`)."
-    from weburl_nb import host, nameprep, shortcuts
+    from weburl_nb import nameprep, shortcuts
     try:
         from weburl_nb import engine_encoding as encoding
     except ImportError:                                     # an older package
         from weburl_nb import encoding
-    out = {f'host ({p.name})': c for p, c in host._HOST_CACHES.values()}
+    try:
+        from weburl_nb.engine_hosts import _HOST_CACHES
+    except ImportError:                                     # an older package
+        from weburl_nb.host import _HOST_CACHES
+    out = {f'host ({p.name})': c for p, c in _HOST_CACHES.values()}
     named = {'base: base_record': (shortcuts, '_kept_base_records'),
              'base: _canonical_base': (shortcuts, '_canonical_base'),
              'link: _link_shape': (shortcuts, '_link_shape'),

@@ -196,7 +196,8 @@ def test_host_addresses():
     IPv4 numbers and IPv6 groups, in and out of range, give the steps' answer (twice: those that the
     steps take go through the cache), and a `Recording` still sees the steps."""
     import random
-    from weburl_nb.host import _HOST_CACHES, THIS, canonicalize_host, canonicalize_host_steps
+    from weburl_nb.engine_hosts import _HOST_CACHES, canonicalize_host
+    from weburl_nb.host import THIS, canonicalize_host_steps
     from weburl_nb.trace import Recording
     _HOST_CACHES[id(THIS)][1].cache_clear()
     rng = random.Random(25)

@@ -34,7 +34,8 @@ except ImportError:                        # pragma: no cover
 import weburl_nb
 from weburl_nb.charclasses import LazyRegex
 from weburl_nb.entry import url_to_canon_url, url_to_canon_url_steps
-from weburl_nb.host import _CANONICAL_NAME, _PERCENT_RUN, canonicalize_host, percent_decode_utf8
+from weburl_nb.engine_hosts import _CANONICAL_NAME, canonicalize_host
+from weburl_nb.host import percent_decode_utf8
 from weburl_nb.shortcuts import (_CLEAN_LINK_RE, _PATH, NO_SHORTCUT,
                                  already_canonical, clean_link)
 
@@ -73,7 +74,7 @@ def test_path_in_clean_link_re():
     assert clean_link('x%20y', base, None) == 'http://foo/a/b/c/x%20y'
 
 
-# --- `_PERCENT_RUN` (05_host, step 6) -------------------------------------------------------------
+# --- percent_decode_utf8 (05_host, step 6) ---------------------------------------------------------------
 
 def test_percent_run():
     "A run of `%XX` ends before a `%` that starts no triplet; the stray `%` fails the host at step 28."
@@ -82,12 +83,11 @@ def test_percent_run():
     assert canonicalize_host('%41%%41') is None
     assert percent_decode_utf8('%41%%41') == 'A%A'
     assert percent_decode_utf8('x%41%4g.com') == 'xA%4g.com'
-    assert _PERCENT_RUN.findall('%41%%41') == ['%41', '%41']
-    assert _PERCENT_RUN.findall('%11%%4') == ['%11']
-    assert _PERCENT_RUN.findall('%E4%B8%80%4%41%') == ['%E4%B8%80', '%41']
+    assert percent_decode_utf8('%11%%4') == '\x11%%4'
+    assert percent_decode_utf8('%E4%B8%80%4%41%') == '\u4e00%4A%'
 
 
-# --- `_CANONICAL_NAME` (05_host, the fast path for hosts) -----------------------------------------
+# --- `_CANONICAL_NAME` (07e_engine_hosts, the fast path for hosts)--------------------------------------
 
 def test_canonical_name():
     "Non-empty labels joined by single dots, an optional final dot (asked of non-addresses only)."

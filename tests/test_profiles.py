@@ -9,7 +9,8 @@ import pytest
 
 from weburl_nb import profile_for, url_to_canon_url
 from weburl_nb.entry import url_to_canon_url_steps
-from weburl_nb.host import CHROME, GECKO, IE, THIS, canonicalize_host, canonicalize_host_steps
+from weburl_nb.engine_hosts import canonicalize_host
+from weburl_nb.host import CHROME, GECKO, IE, THIS, canonicalize_host_steps
 from weburl_nb.nameprep import _UCD, canonical_order, decompose, nfkc
 
 

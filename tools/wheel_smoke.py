@@ -85,7 +85,7 @@ def inside(checkout: str, version: str) -> int:
 
     # Gecko's IDN whitelist (gecko_idn.json), through the browser profiles.
     check("profile_for('gecko') follows the IDN whitelist",
-          profile_for("gecko").idn_whitelist, True)
+          profile_for("gecko").host.idn_whitelist, True)
     # decomps-authority-domain.dat: `http://\u0100.jp`: canon http://xn--yda.jp/,
     # gecko-canon http://\u0101.jp/ (jp is on the whitelist: Gecko keeps Unicode).
     check("THIS host U+0100.jp (decomps-authority-domain.dat canon)",

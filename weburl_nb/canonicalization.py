@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from .charclasses import DRIVE_SPEC_RE, NOT_HIERARCHICAL_SCHEMES, UNRESERVED, LazyRegex, is_file_scheme
 from .encoding import encoder, encoder_for
-from .host import HostProfile, canonicalize_host
+from .host import Profile, canonicalize_host_steps
 from .parsing import INVALID, ParsedURL
 from .resolution import decode_file_slashes, remove_dot_segments
 from .trace import register, trace_for
@@ -247,8 +247,8 @@ _MAX_HOSTPATH_ROUNDS = 16
 _LOCALHOST_ROUND_RE = LazyRegex(r'/{3,}+([^/\\]*+)(?=///)')   # `///host`, then `///`
 
 
-def _skip_localhost_rounds(path: str, scheme: str, profile: HostProfile,
-                           host: Callable = canonicalize_host) -> str:
+def _skip_localhost_rounds(path: str, scheme: str, profile: Profile,
+                           host: Callable = canonicalize_host_steps) -> str:
     "`path` after the C4-C9 rounds that each move one more `///localhost` away (C9)."
     end = 0
     while (m := _LOCALHOST_ROUND_RE.match(path, end)) is not None:
@@ -268,8 +268,8 @@ def unresolved_path(u: ParsedURL) -> str | None:
     return None if clean == u.path else u.path
 
 
-def canonicalize_checked(u: ParsedURL, charset: str | None, profile: HostProfile, *,
-                         host: Callable = canonicalize_host,
+def canonicalize_checked(u: ParsedURL, charset: str | None, profile: Profile, *,
+                         host: Callable = canonicalize_host_steps,
                          encode: Callable = percent_encode,
                          encode_path: Callable = encode_path) -> ParsedURL:
     "C1-C11 on a resolved URL *u*, the host in `profile`, the query in `charset`."

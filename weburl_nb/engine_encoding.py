@@ -17,7 +17,8 @@ from .canonicalization import percent_encode as percent_encode_steps
 from .charclasses import UNRESERVED, LazyRegex
 from .encoding import by_character, encoder
 from .encoding import charset_encoding as charset_encoding_steps
-from .host import HostProfile, canonicalize_host
+from .engine_hosts import canonicalize_host
+from .host import Profile
 from .parsing import ParsedURL
 from .support import CACHED_LENGTH
 
@@ -271,7 +272,7 @@ def canonicalize_fragment(fragment: str | None) -> str | None:
     return canonicalize_fragment_steps(fragment, encode=percent_encode)
 
 
-def canonicalize_checked(u: ParsedURL, charset: str | None, profile: HostProfile, *,
+def canonicalize_checked(u: ParsedURL, charset: str | None, profile: Profile, *,
                          host: Callable = canonicalize_host) -> ParsedURL:
     "C1-C11 (`canonicalize_checked` of Canonicalization) with this page's pieces."
     return canonicalize_checked_steps(u, charset, profile, host=host,

@@ -11,7 +11,7 @@ from .canonicalization import canonicalize_checked, unresolved_path
 from .charclasses import NamedTuple, check_type
 from .engine_encoding import canonicalize_checked as canonicalize_engine
 from .engine_encoding import encoder_for
-from .host import THIS, HostProfile, profile_for
+from .host import THIS, Profile, profile_for
 from .parsing import ParsedURL, parse_in_profile, parse_preprocessed
 from .resolution import read_reference, resolve_checked
 from .serialization import serialize_parsed_url
@@ -23,7 +23,7 @@ __all__ = ['check_options', 'check_arguments', 'Stages', 'pipeline', 'url_to_can
            'canonicalize_parsed_url']
 
 # %% ../nbs/07g_entry.ipynb 6
-def check_options(func: str, charset, browser) -> tuple[str | None, HostProfile]:
+def check_options(func: str, charset, browser) -> tuple[str | None, Profile]:
     "`charset` and the profile named `browser`, checked for function `func`."
     charset = check_type(func, 'charset', charset, str, optional=True)
     if charset is not None:
@@ -32,7 +32,7 @@ def check_options(func: str, charset, browser) -> tuple[str | None, HostProfile]
 
 
 def check_arguments(func: str, url, base, charset,
-                    browser) -> tuple[str, str | None, str | None, HostProfile]:
+                    browser) -> tuple[str, str | None, str | None, Profile]:
     "`url`, `base`, `charset` and the profile of `browser`, checked for `func`."
     if (url.__class__ is str and (base is None or base.__class__ is str)
             and charset is None and browser == 'this'):
@@ -50,7 +50,7 @@ class Stages(NamedTuple):
     result: str | None      # its serialization: the canonical URL, `None` if invalid
 
 
-def _stages(url: str, base: str | None, charset: str | None, profile: HostProfile,
+def _stages(url: str, base: str | None, charset: str | None, profile: Profile,
             parsed_base: ParsedURL | None = None, *,
             canonicalize: Callable = canonicalize_checked) -> Stages:
     "The pipeline of checked arguments; `parsed_base`: the parse of `base`, if known."

@@ -13,26 +13,22 @@ from .ipaddr import canonicalize_ipv4, canonicalize_ipv6
 from .nameprep import (NAMEPREP_CHROME, NAMEPREP_GECKO, NAMEPREP_IE,
                                 NAMEPREP_THIS, NameprepProfile, bidi_step,
                                 has_unassigned, nameprep, prohibit_step)
-from .support import CACHED_LENGTH
 from .parsing import (PARSE_CHROME, PARSE_GECKO, PARSE_IE, PARSE_THIS,
                                ParseProfile)
-from .trace import OFF, register, trace_for
+from .trace import register, trace_for
 
 # %% auto 0
-__all__ = ['THIS', 'CHROME', 'GECKO', 'IE', 'PROFILES', 'HOST_CACHE_SIZE', 'HostProfile', 'profile_for', 'ascii_lowercase',
+__all__ = ['THIS', 'CHROME', 'GECKO', 'IE', 'PROFILES', 'HostProfile', 'Profile', 'profile_for', 'ascii_lowercase',
            'starts_with_encoded_bracket', 'percent_decode_utf8', 'percent_decode_ascii', 'split_root_separator',
            'has_null_or_space', 'percent_encode_chars', 'replace_label_separators', 'split_root_dot', 'has_xn_label',
            'gecko_idn_lists', 'gecko_idn_enabled', 'punycode_label', 'label_to_ascii', 'to_ascii', 'ie_round_trip',
            'convert_labels', 'labels_to_ascii', 'percent_decode_latin1', 'is_bracketed', 'bracketed_ipv6',
            'forbidden_char', 'ipv4_overflows', 'has_bad_percent', 'percent_encode_host', 'steps_profile',
-           'canonicalize_host_steps', 'cached_host_steps', 'host_cache_info', 'canonicalize_host']
+           'canonicalize_host_steps', 'host_label_steps', 'host_result_steps']
 
 # %% ../nbs/05_host.ipynb 5
 class HostProfile(NamedTuple):
-    "The choices of one behaviour in the marked steps of CanonicalizeHost (and before)."
-    name: str
-    parse: ParseProfile             # preprocessing and parsing (01_parsing)
-    nameprep: NameprepProfile       # steps 11, 20.2.1.1, 20.2.2.4: the Nameprep variant
+    "The choices of one behaviour in the marked steps of CanonicalizeHost."
     fallback_lowercase: bool        # step 4: give up with `s` lowercased, not fail
     reject_encoded_bracket: bool    # step 5: a host starting with `%5B` fails
     decode_utf8: bool               # step 6: percent-decode, read the bytes as UTF-8
@@ -61,11 +57,18 @@ class HostProfile(NamedTuple):
     encode_unless_file: str         # step 30: ... and these unless the scheme is `file`
     hex_lowercase: bool             # step 30: lowercase hexadecimal digits
 
+
+class Profile(NamedTuple):
+    "One behaviour: its name and its choices in parsing, Nameprep and the host steps."
+    name: str
+    parse: ParseProfile             # preprocessing and parsing (01_parsing)
+    nameprep: NameprepProfile       # steps 11, 20.2.1.1, 20.2.2.4: the Nameprep variant
+    host: HostProfile               # the other marked steps of CanonicalizeHost
+
 # %% ../nbs/05_host.ipynb 7
 _C0 = ''.join(map(chr, range(0x20)))
 # Fields in the order of the steps: 4-5; 6-10; 11-13; 14-18; 20; 23-26; 27; 28-29; 30.
-THIS = HostProfile(
-    name='THIS', parse=PARSE_THIS, nameprep=NAMEPREP_THIS,
+_THIS_HOST = HostProfile(
     fallback_lowercase=False, reject_encoded_bracket=True,
     decode_utf8=True, decode_ascii='', root_dot_first=False,
     nameprep_whole_host=True, reject_percent=False, null_space_rule=False,
@@ -79,8 +82,7 @@ THIS = HostProfile(
     hex_lowercase=False,
 )
 _CHROME_ENCODE = ' !"#$&\'()*,<=>@^`{|}'
-CHROME = HostProfile(
-    name='CHROME', parse=PARSE_CHROME, nameprep=NAMEPREP_CHROME,
+_CHROME_HOST = HostProfile(
     fallback_lowercase=False, reject_encoded_bracket=False,
     decode_utf8=True, decode_ascii='', root_dot_first=True,
     nameprep_whole_host=False, reject_percent=True, null_space_rule=False,
@@ -95,8 +97,7 @@ CHROME = HostProfile(
     encode=_CHROME_ENCODE, encode_unless_file='',
     hex_lowercase=False,
 )
-GECKO = HostProfile(
-    name='GECKO', parse=PARSE_GECKO, nameprep=NAMEPREP_GECKO,
+_GECKO_HOST = HostProfile(
     fallback_lowercase=True, reject_encoded_bracket=False,
     decode_utf8=False, decode_ascii='', root_dot_first=False,
     nameprep_whole_host=True, reject_percent=False, null_space_rule=True,
@@ -113,8 +114,7 @@ GECKO = HostProfile(
 _IE_DECODE = ''.join(map(chr, [*range(0x21), 0x22, 0x2D, 0x2E, 0x2F, *range(0x30, 0x3A),
                                0x3C, 0x3E, 0x3F, *range(0x41, 0x5B), 0x5C,
                                *range(0x5E, 0x80)]))
-IE = HostProfile(
-    name='IE', parse=PARSE_IE, nameprep=NAMEPREP_IE,
+_IE_HOST = HostProfile(
     fallback_lowercase=False, reject_encoded_bracket=False,
     decode_utf8=False, decode_ascii=_IE_DECODE, root_dot_first=True,
     nameprep_whole_host=True, reject_percent=False, null_space_rule=False,
@@ -129,12 +129,16 @@ IE = HostProfile(
     encode=_C0 + ' "<>\\^`{|}\x7f', encode_unless_file='',
     hex_lowercase=True,
 )
+THIS = Profile('THIS', PARSE_THIS, NAMEPREP_THIS, _THIS_HOST)
+CHROME = Profile('CHROME', PARSE_CHROME, NAMEPREP_CHROME, _CHROME_HOST)
+GECKO = Profile('GECKO', PARSE_GECKO, NAMEPREP_GECKO, _GECKO_HOST)
+IE = Profile('IE', PARSE_IE, NAMEPREP_IE, _IE_HOST)
 
 # %% ../nbs/05_host.ipynb 9
 PROFILES = {'this': THIS, 'chrome': CHROME, 'gecko': GECKO, 'ie': IE}
 
-def profile_for(browser: str) -> HostProfile:
-    "The `HostProfile` named `browser`: `this`, `chrome`, `gecko` or `ie`, in any case."
+def profile_for(browser: str) -> Profile:
+    "The `Profile` named `browser`: `this`, `chrome`, `gecko` or `ie`, in any case."
     if not isinstance(browser, str):
         raise TypeError(f'argument browser must be str, not {type(browser).__name__}')
     profile = PROFILES.get(browser)             # the usual spelling, at once
@@ -158,20 +162,21 @@ def starts_with_encoded_bracket(s: str) -> bool:
     return s[:3] in ('%5B', '%5b')
 
 # %% ../nbs/05_host.ipynb 20
-# A `%XX`, then `%` and hex digits up to a `%XX` with no `%XX` after it (see above).
-_PERCENT_RUN = LazyRegex(r'%[0-9A-Fa-f]{2}[%0-9A-Fa-f]*?'
-                         r'(?<=%[0-9A-Fa-f]{2})(?!%[0-9A-Fa-f]{2})')
-
-def _decode_run(m: re.Match) -> str:
-    return bytes.fromhex(m.group().replace('%', '')).decode('utf-8', 'replace')
+_TRIPLET = LazyRegex('%([0-9A-Fa-f]{2})')
 
 def percent_decode_utf8(s: str) -> str:
     "Step 6: decode the runs of `%XX` in `s` as UTF-8, invalid bytes becoming U+FFFD."
-    return _PERCENT_RUN.sub(_decode_run, s) if '%' in s else s
+    pieces, run, end = [], bytearray(), 0
+    for m in _TRIPLET.finditer(s):
+        if m.start() > end:                 # text since the last triplet ends the run
+            pieces += run.decode('utf-8', 'replace'), s[end:m.start()]
+            run.clear()
+        run.append(int(m.group(1), 16))
+        end = m.end()
+    pieces += run.decode('utf-8', 'replace'), s[end:]
+    return ''.join(pieces)
 
 # %% ../nbs/05_host.ipynb 25
-_TRIPLET = LazyRegex('%([0-9A-Fa-f]{2})')
-
 def percent_decode_ascii(s: str, chars: str) -> str:
     "Step 7 (IE): decode the escapes of the ASCII characters `chars`; others stay."
     if '%' not in s:
@@ -252,11 +257,12 @@ def punycode_label(label: str) -> str | None:
         return None
     return label if len(label) <= 63 else None
 
-def label_to_ascii(label: str, profile: HostProfile = THIS,
+def label_to_ascii(label: str, profile: Profile = THIS,
                    idn_enabled: bool = False) -> str | None:
     "Step 20.2.1: one label, checked and (not ASCII) Punycode-encoded; or `None`."
+    host = profile.host
     # Step 20.2.1.1: Nameprep with bidi (only the bidi check is left after step 11).
-    if profile.nameprep_whole_host:
+    if host.nameprep_whole_host:
         if not bidi_step(label, profile.nameprep.bidi_unicode):
             return None
     else:
@@ -267,13 +273,13 @@ def label_to_ascii(label: str, profile: HostProfile = THIS,
     if not label.isascii():
         if idn_enabled:
             return label
-        if profile.reject_xn_non_ascii and label.startswith('xn--'):
+        if host.reject_xn_non_ascii and label.startswith('xn--'):
             return None                         # step 20.2.1.2.1.1
         return punycode_label(label)            # step 20.2.1.2.1.2-4
     # Step 20.2.1.3: an ASCII label.
-    if profile.ascii_label_cut:
-        label = label[:profile.ascii_label_cut]
-    if profile.reject_empty_label and not label:
+    if host.ascii_label_cut:
+        label = label[:host.ascii_label_cut]
+    if host.reject_empty_label and not label:
         return None
     return label if len(label) <= 63 else None
 
@@ -316,15 +322,15 @@ def ie_round_trip(label: str, profile: NameprepProfile = NAMEPREP_IE) -> str | N
     return None if '\u3002' in label else label                # step 20.2.2.6
 
 # %% ../nbs/05_host.ipynb 57
-def convert_labels(labels: list[str], profile: HostProfile = THIS,
+def convert_labels(labels: list[str], profile: Profile = THIS,
                    idn_enabled: bool = False) -> list[str | None]:
     "Step 20.2: each label through step 20.2.1 or (IE) 20.2.2; `None` where it fails."
-    if profile.ie_round_trip:
+    if profile.host.ie_round_trip:
         return [ie_round_trip(label, profile.nameprep) for label in labels]
     return [label_to_ascii(label, profile, idn_enabled) for label in labels]
 
 
-def labels_to_ascii(labels: list[str], profile: HostProfile = THIS,
+def labels_to_ascii(labels: list[str], profile: Profile = THIS,
                     idn_enabled: bool = False) -> list[str] | None:
     "Step 20.2: every label converted (`convert_labels`), or `None` when one fails."
     out = convert_labels(labels, profile, idn_enabled)
@@ -347,11 +353,12 @@ def bracketed_ipv6(s: str) -> str | None:
     return None if addr is None else f'[{addr}]'
 
 # %% ../nbs/05_host.ipynb 66
-def forbidden_char(s: str, profile: HostProfile = THIS) -> str | None:
+def forbidden_char(s: str, profile: Profile = THIS) -> str | None:
     "Step 28: the first of the profile's forbidden characters in `s`, or `None`."
-    if profile.forbidden_escaped and '%' in s:   # departure: IE refuses `;`
-        s = percent_decode_ascii(s, profile.forbidden)
-    for c in profile.forbidden:
+    forbidden = profile.host.forbidden
+    if profile.host.forbidden_escaped:          # departure: IE refuses `;`
+        s = percent_decode_ascii(s, forbidden)
+    for c in forbidden:
         if c in s:
             return c
     return None
@@ -382,19 +389,20 @@ _BAD_PERCENT = LazyRegex('%00|%(?![0-9A-Fa-f]{2})')
 
 def has_bad_percent(s: str) -> bool:
     "Step 29 (IE): whether `s` has `%00`, or a `%` not followed by two hex digits."
-    return '%' in s and _BAD_PERCENT.search(s) is not None
+    return _BAD_PERCENT.search(s) is not None
 
 # %% ../nbs/05_host.ipynb 69
 def percent_encode_host(s: str, scheme: str | None = None,
-                        profile: HostProfile = THIS) -> str:
+                        profile: Profile = THIS) -> str:
     "Step 30: `s` with the profile's characters percent-encoded (`scheme` matters)."
-    chars = profile.encode
+    host = profile.host
+    chars = host.encode
     if not is_file_scheme(scheme):
-        chars += profile.encode_unless_file
-    return percent_encode_chars(s, chars, profile.hex_lowercase)
+        chars += host.encode_unless_file
+    return percent_encode_chars(s, chars, host.hex_lowercase)
 
 # %% ../nbs/05_host.ipynb 72
-def steps_profile(s: str, scheme: str | None, profile: HostProfile) -> HostProfile:
+def steps_profile(s: str, scheme: str | None, profile: Profile) -> Profile:
     "The profile whose steps canonicalize `s`: THIS for bracketed and `file:` hosts."
     bracketed = s[:1] == '[' or s[:3] in ('%5B', '%5b')
     if bracketed or is_file_scheme(scheme):
@@ -403,80 +411,76 @@ def steps_profile(s: str, scheme: str | None, profile: HostProfile) -> HostProfi
 
 # %% ../nbs/05_host.ipynb 75
 def canonicalize_host_steps(s: str, scheme: str | None = None,
-                            profile: HostProfile = THIS) -> str | None:
+                            profile: Profile = THIS) -> str | None:
     "CanonicalizeHost, step by step, with `profile`'s choices; `None` for *fail*."
     trace = trace_for('host')
     # departure: bracketed and `file:` hosts in the browsers' profiles
     profile = steps_profile(s, scheme, profile)
+    host = profile.host
     # Steps 1-2: TAB, LF and CR go.
-    s, before = remove_tab_lf_cr(s), s
-    if trace is not OFF:
-        trace.step('2', before, s)
+    s = trace.step('2', s, remove_tab_lf_cr(s))
     # Steps 3-4: what giving up returns (GECKO: s, lowercased).
-    fallback = ascii_lowercase(s) if profile.fallback_lowercase else None
+    fallback = ascii_lowercase(s) if host.fallback_lowercase else None
     # Step 5 (THIS): an encoded `[` gives up.
-    if profile.reject_encoded_bracket and starts_with_encoded_bracket(s):
+    if host.reject_encoded_bracket and starts_with_encoded_bracket(s):
         return trace.fail('5', 'host-encoded-bracket', fallback, host=s)
     # Step 6 (THIS, CHROME): percent-decode as UTF-8.
-    if profile.decode_utf8:
-        s, before = percent_decode_utf8(s), s
-        if trace is not OFF:
-            trace.step('6', before, s)
+    if host.decode_utf8:
+        s = trace.step('6', s, percent_decode_utf8(s))
     # Step 7 (IE): decode the escapes of some ASCII characters.
-    if profile.decode_ascii:
-        s, before = percent_decode_ascii(s, profile.decode_ascii), s
-        if trace is not OFF:
-            trace.step('7', before, s)
+    if host.decode_ascii:
+        s = trace.step('7', s, percent_decode_ascii(s, host.decode_ascii))
     # Steps 8-9.
     has_root_dot = False
     need_punycode = not s.isascii()
     # Step 10 (CHROME, IE): a final label separator is the root dot.
-    if profile.root_dot_first:
+    if host.root_dot_first:
         rest, has_root_dot = split_root_separator(s)
-        if trace is not OFF:
-            trace.step('10', s, rest)
-        s = rest
+        s = trace.step('10', s, rest)
     written = s                 # the host before Nameprep, for step 27 (GECKO, IE)
     # Step 11 (THIS, GECKO, IE): Nameprep without bidi.
-    if profile.nameprep_whole_host:
+    if host.nameprep_whole_host:
         prepared = nameprep(s, False, profile.nameprep)
         if prepared is None:
             return trace.fail('11', 'host-nameprep', fallback, host=s)
-        if trace is not OFF:
-            trace.step('11', s, prepared)
-        s = prepared
+        s = trace.step('11', s, prepared)
     # Step 12 (CHROME): a `%` gives up.
-    if profile.reject_percent and '%' in s:
+    if host.reject_percent and '%' in s:
         return trace.fail('12', 'host-percent', fallback, host=s)
     # Step 13 (GECKO): a NUL or a space, judged on the fallback.
-    if profile.null_space_rule and has_null_or_space(s):
+    if host.null_space_rule and has_null_or_space(s):
         if has_null_or_space(fallback):
             return trace.fail('13', 'host-null-space', None, host=s)
         if not prohibit_step(fallback):
             return trace.fail('13', 'host-null-space', fallback, host=s)
+    # Steps 14-31.
+    return host_label_steps(s, scheme, profile, fallback, has_root_dot, need_punycode,
+                            written)
+
+# %% ../nbs/05_host.ipynb 76
+def host_label_steps(s: str, scheme: str | None, profile: Profile,
+                     fallback: str | None, has_root_dot: bool, need_punycode: bool,
+                     written: str) -> str | None:
+    "Steps 14-22 of CanonicalizeHost: the labels; then steps 23-31."
+    trace = trace_for('host')
+    host = profile.host
     # Step 14 (CHROME): percent-encode some characters.
-    s, before = percent_encode_chars(s, profile.encode_early), s
-    if trace is not OFF:
-        trace.step('14', before, s)
+    s = trace.step('14', s, percent_encode_chars(s, host.encode_early))
     # Step 15: label separators become `.`.
-    s, before = replace_label_separators(s), s
-    if trace is not OFF:
-        trace.step('15', before, s)
+    s = trace.step('15', s, replace_label_separators(s))
     # Step 16 (THIS): a final `.` is the root dot.
-    if profile.root_dot_after_mapping:
+    if host.root_dot_after_mapping:
         rest, has_root_dot = split_root_dot(s)
-        if trace is not OFF:
-            trace.step('16', s, rest)
-        s = rest
+        s = trace.step('16', s, rest)
     # Step 17: the labels, when a step looks at them (see above).
-    labels = s.split('.') if need_punycode or profile.xn_needs_punycode else None
+    labels = s.split('.') if need_punycode or host.xn_needs_punycode else None
     # Step 18 (IE): an `xn--` label needs step 20 too.
-    if profile.xn_needs_punycode and has_xn_label(labels):
+    if host.xn_needs_punycode and has_xn_label(labels):
         need_punycode = True
     # Step 19.
     idn_enabled = False
     # Step 20.1 (GECKO): IDN by TLD whitelist and character blacklist.
-    if need_punycode and profile.idn_whitelist:
+    if need_punycode and host.idn_whitelist:
         idn_enabled = gecko_idn_enabled(labels, s)
     # Step 20.2: each label to ASCII.
     if need_punycode:
@@ -484,55 +488,51 @@ def canonicalize_host_steps(s: str, scheme: str | None = None,
         if None in converted:
             label = labels[converted.index(None)]
             return trace.fail('20', 'host-label', fallback, label=label)
-        if trace is not OFF:
-            trace.step('20', labels, converted)
-        labels = converted
+        labels = trace.step('20', labels, converted)
     # Steps 21-22: join, and the root dot back.
     s = ('.'.join(labels) if labels is not None else s) + ('.' if has_root_dot else '')
+    # Steps 23-31.
+    return host_result_steps(s, scheme, profile, fallback, written)
+
+# %% ../nbs/05_host.ipynb 77
+def host_result_steps(s: str, scheme: str | None, profile: Profile,
+                      fallback: str | None, written: str) -> str | None:
+    "Steps 23-31 of CanonicalizeHost: addresses, checks, and the encoded result."
+    trace = trace_for('host')
+    host = profile.host
     # Step 23 (CHROME): escapes back to characters.
-    if profile.decode_escapes:
-        s, before = percent_decode_latin1(s), s
-        if trace is not OFF:
-            trace.step('23', before, s)
+    if host.decode_escapes:
+        s = trace.step('23', s, percent_decode_latin1(s))
     # Step 24 (CHROME): ASCII lowercase.
-    if profile.lowercase_result:
-        s, before = ascii_lowercase(s), s
-        if trace is not OFF:
-            trace.step('24', before, s)
+    if host.lowercase_result:
+        s = trace.step('24', s, ascii_lowercase(s))
     # Step 25: an IPv6 literal in brackets.
     if is_bracketed(s):
         ipv6 = bracketed_ipv6(s)
         if ipv6 is not None:
-            if trace is not OFF:
-                trace.step('25', s, ipv6)
-            return ipv6
+            return trace.step('25', s, ipv6)
     # Step 26 (THIS): otherwise a `:` gives up, unless the scheme is `file`.
-    elif profile.reject_colon and ':' in s and not is_file_scheme(scheme):
+    elif host.reject_colon and ':' in s and not is_file_scheme(scheme):
         return trace.fail('26', 'host-colon', fallback, host=s)
     # Step 27: an IPv4 address. Departures (see the notes): CHROME fails on a number
     # over 32 bits; GECKO and IE take only a host that was an address before step 11.
-    if profile.ipv4_overflow_fails and ipv4_overflows(s):
+    if host.ipv4_overflow_fails and ipv4_overflows(s):
         return trace.fail('27', 'host-ipv4-overflow', fallback, host=s)
     ipv4 = canonicalize_ipv4(s)
-    if ipv4 is not None and not (profile.ipv4_as_written
+    if ipv4 is not None and not (host.ipv4_as_written
                                  and canonicalize_ipv4(written) is None):
-        if trace is not OFF:
-            trace.step('27', s, ipv4)
-        return ipv4
+        return trace.step('27', s, ipv4)
     # Step 28: a forbidden character gives up.
     char = forbidden_char(s, profile)
     if char is not None:
         return trace.fail('28', 'host-forbidden-code-point', fallback, char=char)
     # Step 29 (IE): `%00` or a stray `%` gives up.
-    if profile.reject_bad_percent and has_bad_percent(s):
+    if host.reject_bad_percent and has_bad_percent(s):
         return trace.fail('29', 'host-bad-percent', fallback, host=s)
     # Steps 30-31: percent-encode, and the result.
-    encoded = percent_encode_host(s, scheme, profile)
-    if trace is not OFF:
-        trace.step('30', s, encoded)
-    return encoded
+    return trace.step('30', s, percent_encode_host(s, scheme, profile))
 
-# %% ../nbs/05_host.ipynb 77
+# %% ../nbs/05_host.ipynb 79
 register('host', 'Host canonicalization', 'host', {
     '2': 'tabs and newlines removed',
     '6': 'percent-decoded, the bytes read as UTF-8',
@@ -598,57 +598,3 @@ register('host', 'Host canonicalization', 'host', {
         "host {host!r} holds %00 or a stray '%' (CanonicalizeHost step 29, IE)",
         'http://a%zzb/',
         'ie')})
-
-# %% ../nbs/05_host.ipynb 79
-#| code-fold: true
-HOST_CACHE_SIZE = 2048          # answers kept per profile; the least recently used go first
-
-
-def _host_cache(profile: HostProfile):
-    "A bounded cache of `canonicalize_host_steps` for `profile`, keyed by host and `file`-ness."
-    @lru_cache(maxsize=HOST_CACHE_SIZE)
-    def cached(s: str, is_file: bool) -> str | None:
-        return canonicalize_host_steps(s, 'file' if is_file else None, profile)
-    return cached
-
-
-_HOST_CACHES = {id(p): (p, _host_cache(p)) for p in PROFILES.values()}
-
-
-def cached_host_steps(s: str, scheme: str | None = None,
-                      profile: HostProfile = THIS) -> str | None:
-    "`canonicalize_host_steps`, from the profile's cache when nothing records (see above)."
-    entry = _HOST_CACHES.get(id(profile))
-    if (entry is None or entry[0] is not profile or type(s) is not str
-            or len(s) > CACHED_LENGTH or trace_for('host') is not OFF):
-        return canonicalize_host_steps(s, scheme, profile)
-    return entry[1](s, is_file_scheme(scheme))
-
-
-def host_cache_info() -> dict:
-    "Per profile name: the `cache_info()` of its host cache (hits, misses, size)."
-    return {p.name: cache.cache_info() for p, cache in _HOST_CACHES.values()}
-
-# %% ../nbs/05_host.ipynb 81
-#| code-fold: true
-# No `.` first and no `..`, then the characters of labels and dots: non-empty labels
-# joined by single dots, an optional final dot. Asked when `s` is no address (below).
-_CANONICAL_NAME = LazyRegex(r'(?!\.|[a-z0-9_~.-]*\.\.)[a-z0-9_~.-]+')
-
-def canonicalize_host(s: str, scheme: str | None = None,
-                      profile: HostProfile = THIS) -> str | None:
-    "CanonicalizeHost of `s` (in a URL of `scheme`) as `profile` does it; `None`: fail."
-    if profile is THIS:
-        if not s:
-            return s                    # the steps give '' for ''
-        # An address in ASCII, as steps 25 and 27 read it (THIS only; see above); IPv4
-        # numbers start with a digit.
-        c = s[0]
-        address = (bracketed_ipv6(s) if c == '[' else
-                   canonicalize_ipv4(s) if '0' <= c <= '9' else None)
-        if address is None:
-            if _CANONICAL_NAME.fullmatch(s):
-                return s                # already canonical, no address (THIS only; see above)
-        elif trace_for('host') is OFF:
-            return address
-    return cached_host_steps(s, scheme, profile)

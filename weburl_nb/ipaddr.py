@@ -8,7 +8,7 @@ from __future__ import annotations
 from .charclasses import LazyRegex
 
 # %% auto 0
-__all__ = ['ipv4_number', 'canonicalize_ipv4', 'ipv6_groups', 'ipv6_text', 'canonicalize_ipv6']
+__all__ = ['ipv4_number', 'canonicalize_ipv4', 'ipv6_groups', 'shortened', 'ipv6_text', 'canonicalize_ipv6']
 
 # %% ../nbs/03_ipaddr.ipynb 6
 _NUMBER = r'(?:0[xX][0-9A-Fa-f]*|0[0-7]*|[1-9][0-9]*)'
@@ -26,8 +26,7 @@ def canonicalize_ipv4(s: str) -> str | None:
     "The spec's IPv4 canonicalization: dotted-decimal text of `s`, or `None` when `s` is no IPv4 address."
     m = _IPV4_RE.fullmatch(s)                                  # steps 1, 3-6: the shape
     if m is None: return None                                  # step 7
-    numbers = [int(t) if t[0] != '0' and len(t) <= 10 else ipv4_number(t)
-               for t in m.groups() if t is not None]
+    numbers = [ipv4_number(t) for t in m.groups() if t is not None]
     match numbers:
         case [a, b, c, d]:                                     # step 3: four bytes
             if a > 255 or b > 255 or c > 255 or d > 255: return None   # step 7
@@ -43,9 +42,8 @@ def canonicalize_ipv4(s: str) -> str | None:
             return f'{a >> 24}.{a >> 16 & 255}.{a >> 8 & 255}.{a & 255}'
     return None                                                # (the shape has one to four)
 
-
 # %% ../nbs/03_ipaddr.ipynb 20
-_H16 = '[0-9A-Fa-f]{1,4}+'         # taken whole (see below)
+_H16 = '[0-9A-Fa-f]{1,4}'
 # departure: octets with a leading zero (`0[0-9]{1,2}`)
 _OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9]|0[0-9]{1,2})'
 _EMBEDDED_IPV4 = rf'{_OCTET}\.{_OCTET}\.{_OCTET}\.{_OCTET}'
@@ -69,7 +67,7 @@ _IPV6_RE = LazyRegex('|'.join(f'(?:{_ipv6_alternative(b, a)})' for b, a in [
     (7, ''),
 ]))
 
-# %% ../nbs/03_ipaddr.ipynb 24
+# %% ../nbs/03_ipaddr.ipynb 22
 def _groups(part: str) -> list[int]:
     "The 16-bit groups of one side of `::` (the last item may be an embedded IPv4 address)."
     if not part: return []
@@ -93,8 +91,8 @@ def ipv6_groups(s: str) -> list[int] | None:
         return left + [0] * (8 - len(left) - len(right)) + right
     return _groups(s)
 
-# %% ../nbs/03_ipaddr.ipynb 27
-def _shortened(text: str) -> str:
+# %% ../nbs/03_ipaddr.ipynb 25
+def shortened(text: str) -> str:
     "Eight canonical groups, each after a `:`, then a `:`: the longest zero run as `::`."
     i = text.find(':0:0:')
     if i < 0: return text[1:-1]                  # no run of two zero groups
@@ -111,28 +109,10 @@ def _shortened(text: str) -> str:
 
 def ipv6_text(groups: list[int]) -> str:
     "RFC 5952 section 4 text of eight 16-bit groups."
-    return _shortened(''.join(f':{g:x}' for g in groups) + ':')   # 4.1, 4.3
+    return shortened(''.join(f':{g:x}' for g in groups) + ':')   # 4.1, 4.3
 
-
-# %% ../nbs/03_ipaddr.ipynb 29
-_IPV6_HEX = LazyRegex(rf'(?:{_H16}:){{7}}{_H16}'
-                      rf'|((?:{_H16}(?::{_H16}){{0,6}})?)'
-                      rf'::((?:{_H16}(?::{_H16}){{0,6}})?)')
-_LEADING_ZEROS = LazyRegex(r':0+(?=[0-9A-Fa-f])')
-
+# %% ../nbs/03_ipaddr.ipynb 27
 def canonicalize_ipv6(s: str) -> str | None:
-    "The spec's IPv6 canonicalization of `s` (no brackets): RFC 5952 text, or `None`: fail."
-    m = _IPV6_HEX.fullmatch(s)                       # hex groups alone (see above)
-    if m is not None:
-        left, right = m.groups()
-        if left is None:                             # eight groups
-            text: str | None = ':' + s + ':'
-        else:                                        # groups, `::`, groups
-            left = left + ':' if left else ''
-            right = right + ':' if right else ''
-            zeros = 8 - left.count(':') - right.count(':')
-            text = ':' + left + '0:' * zeros + right if zeros > 0 else None
-        if text is not None:
-            return _shortened(_LEADING_ZEROS.sub(':', text).lower())
-    groups = ipv6_groups(s)                          # steps 1-2
+    "The spec's IPv6 canonicalization of `s` (no brackets): its RFC 5952 text, or `None`."
+    groups = ipv6_groups(s)                              # steps 1-2
     return None if groups is None else ipv6_text(groups)   # step 2, or step 3: fail

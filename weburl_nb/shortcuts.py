@@ -33,7 +33,8 @@ from weburl_nb.engine_encoding import (
 )
 
 from .charclasses import NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, LazyRegex, NamedTuple, is_file_scheme, preprocess
-from .host import THIS, canonicalize_host
+from .engine_hosts import canonicalize_host
+from .host import THIS
 from .parsing import ParsedURL, parse_preprocessed, parse_url, split_authority, split_path_query_fragment
 from .resolution import merge_path, remove_dot_segments, resolve_relative_url, settled_path
 from .serialization import serialize_components, serialize_parsed_url
