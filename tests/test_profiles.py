@@ -11,7 +11,7 @@ from weburl_nb import profile_for, url_to_canon_url
 from weburl_nb.entry import url_to_canon_url_steps
 from weburl_nb.engine_hosts import canonicalize_host
 from weburl_nb.host import CHROME, GECKO, IE, THIS, canonicalize_host_steps
-from weburl_nb.nameprep import _UCD, canonical_order, decompose, nfkc
+from weburl_nb.nameprep import UNICODE_DATA, canonical_order, decompose, nfkc
 
 
 def test_profile_for_names_and_errors():
@@ -44,7 +44,7 @@ def test_fast_path_is_this_only():
 
 @pytest.mark.parametrize("version", ["latest", "3.2"])
 def test_long_runs_of_marks_normalize_as_unicodedata_does(version):
-    ucd = _UCD[version]
+    ucd = UNICODE_DATA[version]
     rng = random.Random(10)
     pool = "ae\u00e9\u0301\u0316\u0323\u0307\u0345\u05b0\u0b47\u0b3e\u1100\u1161\u11a8\uac00\u0f73\u0f71\u3099\u304b"
     for _ in range(200):

@@ -8,16 +8,15 @@ from __future__ import annotations
 import re
 import stringprep
 import unicodedata
-from functools import lru_cache
 
 from .charclasses import LazyRegex, NamedTuple
 from .trace import register, trace_for
 
 # %% auto 0
-__all__ = ['NAMEPREP_THIS', 'NAMEPREP_CHROME', 'NAMEPREP_GECKO', 'NAMEPREP_IE', 'has_tone_mark', 'b1_b2_map', 'map_step',
-           'swap_corrigendum5', 'has_unassigned', 'decompose', 'canonical_order', 'nfkc', 'is_prohibited',
-           'prohibited_char', 'prohibit_step', 'bidi_class', 'is_rtl', 'is_ltr', 'bidi_step', 'NameprepProfile',
-           'nameprep']
+__all__ = ['UNICODE_DATA', 'NAMEPREP_THIS', 'NAMEPREP_CHROME', 'NAMEPREP_GECKO', 'NAMEPREP_IE', 'has_tone_mark', 'CodePointMap',
+           'b1_b2_map', 'map_step', 'swap_corrigendum5', 'has_unassigned', 'decompose', 'combining_classes',
+           'sort_marks', 'canonical_order', 'nfkc', 'is_prohibited', 'prohibited_char', 'prohibit_step', 'bidi_class',
+           'is_rtl', 'is_ltr', 'bidi_step', 'NameprepProfile', 'nameprep']
 
 # %% ../nbs/04_nameprep.ipynb 7
 def has_tone_mark(s: str) -> bool:
@@ -25,19 +24,13 @@ def has_tone_mark(s: str) -> bool:
     return '\u0340' in s or '\u0341' in s
 
 # %% ../nbs/04_nameprep.ipynb 10
-_CACHED_CODE_POINTS = 1 << 16         # bound of each per-character cache below
-
-class _LearningTable(dict):
-    "A `str.translate` table filled one code point at a time, as they are met, by `fn`."
+class CodePointMap:
+    "A `str.translate` table: the image of a code point is `fn` of its character."
     def __init__(self, fn):
         self.fn = fn
 
-    def __missing__(self, cp: int) -> str:
-        if len(self) >= _CACHED_CODE_POINTS:
-            # Hostile input cannot grow it without end.
-            self.clear()
-        self[cp] = out = self.fn(chr(cp))
-        return out
+    def __getitem__(self, cp: int) -> str | None:
+        return self.fn(chr(cp))
 
 def b1_b2_map(c: str) -> str:
     "The Map step of `c`: nothing (table B.1), its folding (table B.2), or itself."
@@ -47,11 +40,9 @@ def b1_b2_map(c: str) -> str:
     out = stringprep.map_table_b2(c)
     return c if any(map(stringprep.in_table_a1, out)) else out   # see the note below
 
-_MAP = _LearningTable(b1_b2_map)
-
 def map_step(s: str) -> str:
     "Step 3: Stringprep's Map: drop table B.1, case-fold the rest by table B.2."
-    return s.translate(_MAP)
+    return s.translate(CodePointMap(b1_b2_map))
 
 # %% ../nbs/04_nameprep.ipynb 15
 # Starters of class 0 that compose with the character before them (Unicode 4.0),
@@ -83,57 +74,39 @@ def has_unassigned(s: str) -> bool:
     return not s.isascii() and any(map(stringprep.in_table_a1, set(s)))
 
 # %% ../nbs/04_nameprep.ipynb 21
-_UCD: dict = {'latest': unicodedata, '3.2': unicodedata.ucd_3_2_0}   # a module, a `UCD`
-# From this length on, marks are put in order first (see above).
-_LONG = 256
-_DECOMPOSED = {ucd: _LearningTable(lambda c, ucd=ucd: ucd.normalize('NFKD', c))
-               for ucd in set(_UCD.values())}
-_CLASS = {ucd: _LearningTable(lambda c, ucd=ucd: chr(ucd.combining(c)))
-          for ucd in set(_UCD.values())}
+UNICODE_DATA = {'latest': unicodedata, '3.2': unicodedata.ucd_3_2_0}
 # In the string of classes: runs of two or more marks.
 _NON_STARTERS = LazyRegex('[^\\x00]{2,}')
-# Longer runs of marks are sorted a block at a time (see above).
-_SORT_BLOCK = 4096
 
 def decompose(s: str, ucd=unicodedata) -> str:
     "Each character of `s` replaced by its full compatibility decomposition in `ucd`."
-    return s.translate(_DECOMPOSED[ucd])
+    return s.translate(CodePointMap(lambda c: ucd.normalize('NFKD', c)))
 
-def _sort_marks(run: str, classes: str, ucd) -> str:
-    "`run` stably sorted by combining class (`classes`: the class of each, as a `chr`)."
-    if len(run) <= _SORT_BLOCK:
-        return ''.join(sorted(run, key=ucd.combining))
-    stretches: dict[str, list[str]] = {}          # class -> its stretch of each block
-    for i in range(0, len(run), _SORT_BLOCK):
-        block = ''.join(sorted(run[i:i + _SORT_BLOCK], key=ucd.combining))
-        block_classes, at = classes[i:i + _SORT_BLOCK], 0
-        for c in sorted(set(block_classes)):
-            n = block_classes.count(c)
-            stretches.setdefault(c, []).append(block[at:at + n])
-            at += n
-    return ''.join([x for c in sorted(stretches) for x in stretches[c]])
+def combining_classes(s: str, ucd=unicodedata) -> str:
+    "One character per character of `s`: its combining class in `ucd`, as a `chr`."
+    return s.translate(CodePointMap(lambda c: chr(ucd.combining(c))))
+
+def sort_marks(run: str, ucd=unicodedata) -> str:
+    "`run` stably sorted by combining class: for each class, lowest first, its marks."
+    def only(k: int) -> CodePointMap:
+        return CodePointMap(lambda c: c if ucd.combining(c) == k else None)
+    return ''.join([run.translate(only(k)) for k in sorted(set(map(ucd.combining, run)))])
 
 def canonical_order(s: str, ucd=unicodedata) -> str:
     "`s` with each run of non-starters stably sorted by combining class (in `ucd`)."
-    # One character per character: its class.
-    classes = s.translate(_CLASS[ucd])
     pieces: list[str] = []
     last = 0
-    for m in _NON_STARTERS.finditer(classes):
+    for m in _NON_STARTERS.finditer(combining_classes(s, ucd)):
         start, end = m.span()
-        pieces += s[last:start], _sort_marks(s[start:end], classes[start:end], ucd)
+        pieces += s[last:start], sort_marks(s[start:end], ucd)
         last = end
     pieces.append(s[last:])
     return ''.join(pieces)
 
 def nfkc(s: str, version: str = 'latest') -> str:
     "Step 7: NFKC of `s` in Unicode `version`, `'latest'` or `'3.2'`."
-    if s.isascii():
-        return s
-    ucd = _UCD[version]
-    if len(s) >= _LONG:
-        s = canonical_order(decompose(s, ucd), ucd)
-    return ucd.normalize('NFKC', s)
+    ucd = UNICODE_DATA[version]
+    return ucd.normalize('NFKC', canonical_order(decompose(s, ucd), ucd))
 
 # %% ../nbs/04_nameprep.ipynb 25
 _PROHIBITED_TABLES = (stringprep.in_table_c12, stringprep.in_table_c22,
@@ -143,7 +116,6 @@ _PROHIBITED_TABLES = (stringprep.in_table_c12, stringprep.in_table_c22,
                       stringprep.in_table_c7, stringprep.in_table_c8,
                       stringprep.in_table_c9)
 
-@lru_cache(maxsize=_CACHED_CODE_POINTS)
 def is_prohibited(c: str) -> bool:
     "Whether character `c` is prohibited by Nameprep (tables C.1.2, C.2.2, C.3 to C.9)."
     return any(in_table(c) for in_table in _PROHIBITED_TABLES)
@@ -170,7 +142,6 @@ _DEFAULT_BIDI = ((0x0590, 0x08FF, 'R'), (0xFB1D, 0xFDCF, 'R'), (0xFDF0, 0xFDFF, 
                  (0x2060, 0x206F, 'BN'), (0xFDD0, 0xFDEF, 'BN'), (0xFFF0, 0xFFF8, 'BN'),
                  (0xE0000, 0xE0FFF, 'BN'))
 
-@lru_cache(maxsize=_CACHED_CODE_POINTS)
 def bidi_class(c: str) -> str:
     "Bidi class of `c` in the latest Unicode: `R`, `AL`, `L`, ... (defaults included)."
     cls = unicodedata.bidirectional(c)
@@ -226,7 +197,9 @@ NAMEPREP_IE = NameprepProfile('IE', reject_tone_marks=False, swap_corrigendum5=F
 
 # %% ../nbs/04_nameprep.ipynb 33
 def nameprep(s: str, check_bidi: bool = False,
-             profile: NameprepProfile = NAMEPREP_THIS) -> str | None:
+             profile: NameprepProfile = NAMEPREP_THIS, *,
+             map_step=map_step, nfkc=nfkc,
+             prohibited_char=prohibited_char) -> str | None:
     "The spec's Nameprep of `s` as `profile` does it: the string, or `None` for *fail*."
     # The ASCII shortcut (see above).
     if s.isascii():
