@@ -201,7 +201,7 @@ def nameprep(s: str, check_bidi: bool = False,
              map_step=map_step, nfkc=nfkc,
              prohibited_char=prohibited_char) -> str | None:
     "The spec's Nameprep of `s` as `profile` does it: the string, or `None` for *fail*."
-    # The ASCII shortcut (see above).
+    # ASCII: its lowercase (see above).
     if s.isascii():
         return s.lower()
     trace = trace_for('nameprep')
