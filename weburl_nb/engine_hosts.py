@@ -37,17 +37,21 @@ def canonicalize_ipv4(s: str) -> str | None:
     m = _IPV4_RE.fullmatch(s)
     if m is None:
         return None
-    a, b, c, d = [t if t is None else int(t) if t[0] != '0' and len(t) <= 10
-                  else ipv4_number(t) for t in m.groups()]
-    if d is not None:
+    numbers = [int(t) if t[0] != '0' and len(t) <= 10 else ipv4_number(t)
+               for t in m.groups() if t is not None]
+    if len(numbers) == 4:
+        a, b, c, d = numbers
         if a > 255 or b > 255 or c > 255 or d > 255: return None
         return f'{a}.{b}.{c}.{d}'
-    if c is not None:
+    if len(numbers) == 3:
+        a, b, c = numbers
         if a > 255 or b > 255 or c > 0xFFFF: return None
         return f'{a}.{b}.{c >> 8}.{c & 255}'
-    if b is not None:
+    if len(numbers) == 2:
+        a, b = numbers
         if a > 255 or b > 0xFFFFFF: return None
         return f'{a}.{b >> 16}.{b >> 8 & 255}.{b & 255}'
+    a = numbers[0]
     if a > 0xFFFFFFFF: return None
     return f'{a >> 24}.{a >> 16 & 255}.{a >> 8 & 255}.{a & 255}'
 

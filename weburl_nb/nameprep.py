@@ -74,7 +74,7 @@ def has_unassigned(s: str) -> bool:
     return not s.isascii() and any(map(stringprep.in_table_a1, set(s)))
 
 # %% ../nbs/04_nameprep.ipynb 21
-UNICODE_DATA = {'latest': unicodedata, '3.2': unicodedata.ucd_3_2_0}
+UNICODE_DATA: dict = {'latest': unicodedata, '3.2': unicodedata.ucd_3_2_0}
 # In the string of classes: runs of two or more marks.
 _NON_STARTERS = LazyRegex('[^\\x00]{2,}')
 
