@@ -25,18 +25,18 @@ def serialize_components(scheme: str | None, user: str | None, password: str | N
                          host: str | None, port: str | None, path: str | None,
                          query: str | None, fragment: str | None) -> str:
     "Steps 3-10 of serializing, on the eight components of a valid URL."
-    parts = [scheme or '', ':']                                              # steps 3-5
-    if host is not None or user is not None or password is not None or port is not None:   # step 6
-        parts.append('//')
+    s = (scheme or '') + ':'                                                 # steps 3-5
+    if host is not None or user is not None or password is not None or port is not None:
+        s += '//'                                                            # step 6
         if user is not None or password is not None:
-            parts += [user or '', ':' + password if password is not None else '', '@']
-        parts.append(host or '')
+            s += (user or '') + ('' if password is None else ':' + password) + '@'
+        s += host or ''
         if port is not None:
-            parts += [':', port]
+            s += ':' + port
     if path is not None:                                                     # step 7
-        parts.append(path)
+        s += path
     if query is not None:                                                    # step 8
-        parts += ['?', query]
+        s += '?' + query
     if fragment is not None:                                                 # step 9
-        parts += ['#', fragment]
-    return ''.join(parts)                                                    # step 10
+        s += '#' + fragment
+    return s                                                                 # step 10

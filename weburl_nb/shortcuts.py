@@ -312,7 +312,7 @@ def repaired_absolute(url: str, base: str | None,
         return NO_SHORTCUT
     scheme_text, authority, path, query, fragment = m.groups()
     scheme = scheme_text.lower()                                    # C2
-    if _no_shortcut_scheme(scheme):
+    if scheme in NOT_HIERARCHICAL_SCHEMES or is_file_scheme(scheme):   # two characters at least
         return NO_SHORTCUT
     host: str | None
     if '@' in authority or (':' in authority       # an IPv6 literal alone: all host
@@ -337,10 +337,12 @@ def repaired_absolute(url: str, base: str | None,
                                                encode=percent_encode)  # C3
     if not host:                                                    # else: C10 changes nothing
         path = protect_double_slash(path, scheme, user, password, host, port)   # C10
+    if query is not None:
+        query = canonicalize_query(query, charset, True, encode=percent_encode)  # C11
+    if fragment is not None:
+        fragment = canonicalize_fragment(fragment)                  # C11
     return serialize_components(scheme, user, password, host, port, path,  # serialize
-                                canonicalize_query(query, charset, True,    # C11
-                                                   encode=percent_encode),
-                                canonicalize_fragment(fragment))
+                                query, fragment)
 
 # %% ../nbs/07f_shortcuts.ipynb 35
 _FILE_SHAPE = LazyRegex(                        # no nested repeat: one class a group
