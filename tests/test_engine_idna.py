@@ -96,7 +96,7 @@ def test_labels_on_conformance_hosts():
     for h in conformance_hosts():
         s = steps.replace_label_separators(steps.percent_decode_utf8(h))
         for p in PROFILES:
-            prepared = nameprep_steps.nameprep(s, False, p.nameprep) if engine.host_choices(p).nameprep_whole_host else s
+            prepared = nameprep_steps.nameprep(s, False, p.nameprep) if p.host.nameprep_whole_host else s
             labels = (prepared or s).split('.')
             for idn in (False, True):
                 assert engine.convert_labels(labels, p, idn) == steps.convert_labels(labels, p, idn), \

@@ -9,6 +9,7 @@ from functools import lru_cache
 
 import weburl_nb.nameprep as nameprep_steps
 from .charclasses import LazyRegex, is_file_scheme
+from .engine_idna import canonicalize_ascii_name, canonicalize_name, is_ascii_name
 from .host import PROFILES, THIS, Profile, canonicalize_host_steps
 from .ipaddr import ipv4_number, ipv6_groups, ipv6_text, shortened
 from .nameprep import NAMEPREP_THIS, UNICODE_DATA, NameprepProfile, b1_b2_map
@@ -136,8 +137,7 @@ def _host_cache(profile: Profile):
     "A bounded cache of `canonicalize_host_steps` for `profile`: host, `file`-ness."
     @lru_cache(maxsize=HOST_CACHE_SIZE)
     def cached(s: str, is_file: bool) -> str | None:
-        return canonicalize_host_steps(s, 'file' if is_file else None, profile,
-                                       nameprep=nameprep)
+        return canonicalize_name(s, 'file' if is_file else None, profile)
     return cached
 
 _HOST_CACHES = {id(p): (p, _host_cache(p)) for p in PROFILES.values()}
@@ -170,4 +170,6 @@ def canonicalize_host(s: str, scheme: str | None = None,
                 return s
         elif trace_for('host') is OFF:
             return address
+    if is_ascii_name(s) and trace_for('host') is OFF:
+        return canonicalize_ascii_name(s, scheme, profile)
     return cached_host_steps(s, scheme, profile)

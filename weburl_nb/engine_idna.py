@@ -9,7 +9,7 @@ import stringprep
 
 from weburl_nb.host import (  # wrapped: nbdev leaves it absolute
     THIS,
-    HostProfile,
+    Profile,
     canonicalize_host_steps,
     ipv4_overflows,
     replace_label_separators,
@@ -17,17 +17,27 @@ from weburl_nb.host import (  # wrapped: nbdev leaves it absolute
     split_root_separator,
     steps_profile,
 )
+from weburl_nb.nameprep import (  # wrapped: nbdev leaves it absolute
+    NAMEPREP_THIS,
+    UNICODE_DATA,
+    NameprepProfile,
+    b1_b2_map,
+    bidi_class,
+    has_tone_mark,
+    is_prohibited,
+    swap_corrigendum5,
+)
 
 from .charclasses import LazyRegex
 from .host import convert_labels as convert_labels_steps
 from .ipaddr import canonicalize_ipv4
-from .nameprep import NAMEPREP_THIS, NameprepProfile, b1_b2_map, bidi_class, has_tone_mark, is_prohibited, nfkc, swap_corrigendum5
+from .nameprep import nfkc as nfkc_steps
 
 # %% auto 0
 __all__ = ['UNASSIGNED', 'PROHIBITED', 'RTL', 'LTR', 'RTL_3_2', 'LTR_3_2', 'MAP', 'FLAGS', 'FLAG_RE', 'is_ascii_name',
-           'host_choices', 'canonicalize_ascii_name', 'LearningTable', 'code_point_flags', 'bidi_flags_pass',
-           'bidi_step', 'nameprep', 'punycode_encode', 'punycode_label', 'label_to_ascii', 'convert_labels',
-           'is_idn_name', 'canonicalize_idn_name', 'canonicalize_name']
+           'canonicalize_ascii_name', 'LearningTable', 'code_point_flags', 'bidi_flags_pass', 'bidi_step', 'nfkc',
+           'nameprep', 'punycode_encode', 'punycode_label', 'label_to_ascii', 'convert_labels', 'is_idn_name',
+           'canonicalize_idn_name', 'canonicalize_name']
 
 # %% ../nbs/07d_engine_idna.ipynb 6
 _ASCII_NAME = LazyRegex('[A-Za-z0-9.-]+')
@@ -38,16 +48,12 @@ def is_ascii_name(s: str) -> bool:
     return _ASCII_NAME.fullmatch(s) is not None
 
 # %% ../nbs/07d_engine_idna.ipynb 7
-def host_choices(profile) -> HostProfile:
-    "The host steps' choices of `profile`: its `host` (a `Profile`), or itself."
-    return getattr(profile, 'host', profile)
-
-# %% ../nbs/07d_engine_idna.ipynb 8
 def canonicalize_ascii_name(s: str, scheme: str | None = None,
-                            profile=THIS) -> str | None:
+                            profile: Profile = THIS) -> str | None:
     "CanonicalizeHost of an `is_ascii_name` host: `s` lowercased, or its IPv4 address."
-    profile = steps_profile(s, scheme, profile)
-    host = host_choices(profile)
+    if profile is not THIS:
+        profile = steps_profile(s, scheme, profile)
+    host = profile.host
     lowered = s.lower()
     if host.xn_needs_punycode and 'xn--' in lowered:
         return canonicalize_host_steps(s, scheme, profile)     # step 18 (IE)
@@ -63,7 +69,7 @@ def canonicalize_ascii_name(s: str, scheme: str | None = None,
         return ipv4
     return lowered
 
-# %% ../nbs/07d_engine_idna.ipynb 12
+# %% ../nbs/07d_engine_idna.ipynb 11
 _LEARNED = 1 << 16              # entries a table keeps before it starts again
 
 
@@ -78,7 +84,7 @@ class LearningTable(dict):
         self[cp] = out = self.fn(chr(cp))
         return out
 
-# %% ../nbs/07d_engine_idna.ipynb 13
+# %% ../nbs/07d_engine_idna.ipynb 12
 UNASSIGNED, PROHIBITED, RTL, LTR, RTL_3_2, LTR_3_2 = 1, 2, 4, 8, 16, 32
 _FLAG_BASE = 0x100              # a flag character is U+0100 plus its bits
 
@@ -91,7 +97,7 @@ def code_point_flags(c: str) -> str:
             + RTL_3_2 * stringprep.in_table_d1(c) + LTR_3_2 * stringprep.in_table_d2(c))
     return chr(_FLAG_BASE + bits)
 
-# %% ../nbs/07d_engine_idna.ipynb 14
+# %% ../nbs/07d_engine_idna.ipynb 13
 MAP = LearningTable(b1_b2_map)              # steps 3 and 8: each character's Map step
 FLAGS = LearningTable(code_point_flags)     # each character's flag character
 
@@ -105,7 +111,7 @@ def _flag_class(bit: int) -> LazyRegex:
 FLAG_RE = {bit: _flag_class(bit)
            for bit in (UNASSIGNED, PROHIBITED, RTL, LTR, RTL_3_2, LTR_3_2)}
 
-# %% ../nbs/07d_engine_idna.ipynb 17
+# %% ../nbs/07d_engine_idna.ipynb 16
 _BIDI_BITS = {'latest': (RTL, LTR), '3.2': (RTL_3_2, LTR_3_2)}
 
 
@@ -123,6 +129,16 @@ def bidi_step(s: str, version: str = 'latest') -> bool:
     return s.isascii() or bidi_flags_pass(s.translate(FLAGS), version)
 
 # %% ../nbs/07d_engine_idna.ipynb 19
+_LONG = 256                     # from this length on, NFKC takes the steps' route
+
+
+def nfkc(s: str, version: str = 'latest') -> str:
+    "Step 7: NFKC of `s` in Unicode `version`; `normalize` at once when `s` is short."
+    if len(s) < _LONG:
+        return UNICODE_DATA[version].normalize('NFKC', s)
+    return nfkc_steps(s, version)
+
+# %% ../nbs/07d_engine_idna.ipynb 21
 def nameprep(s: str, check_bidi: bool = False,
              profile: NameprepProfile = NAMEPREP_THIS) -> str | None:
     "Nameprep of `s` by the tables, as `profile` does it: the string, or `None`."
@@ -145,7 +161,7 @@ def nameprep(s: str, check_bidi: bool = False,
         return None
     return s
 
-# %% ../nbs/07d_engine_idna.ipynb 23
+# %% ../nbs/07d_engine_idna.ipynb 25
 _PUNYCODE_DIGITS = 'abcdefghijklmnopqrstuvwxyz0123456789'
 
 
@@ -172,7 +188,7 @@ def _write_delta(q: int, bias: int, out: list[str]) -> None:
         k += 36
     out.append(_PUNYCODE_DIGITS[q])
 
-# %% ../nbs/07d_engine_idna.ipynb 24
+# %% ../nbs/07d_engine_idna.ipynb 26
 def punycode_encode(label: str) -> str:
     "RFC 3492's Punycode of `label`, as Python's `punycode` codec writes it."
     codes = list(map(ord, label))
@@ -196,7 +212,7 @@ def punycode_encode(label: str) -> str:
         n = m + 1
     return ''.join(out)
 
-# %% ../nbs/07d_engine_idna.ipynb 29
+# %% ../nbs/07d_engine_idna.ipynb 31
 def punycode_label(label: str) -> str | None:
     "Steps 20.2.1.2.1.2-4 by `punycode_encode`: `xn--` and the Punycode, or `None`."
     if len(label) > 59:
@@ -204,10 +220,11 @@ def punycode_label(label: str) -> str | None:
     label = 'xn--' + punycode_encode(label)
     return label if len(label) <= 63 else None
 
-# %% ../nbs/07d_engine_idna.ipynb 30
-def label_to_ascii(label: str, profile=THIS, idn_enabled: bool = False) -> str | None:
+# %% ../nbs/07d_engine_idna.ipynb 32
+def label_to_ascii(label: str, profile: Profile = THIS,
+                   idn_enabled: bool = False) -> str | None:
     "Step 20.2.1 with the engine's Nameprep, bidi check and Punycode; or `None`."
-    host = host_choices(profile)
+    host = profile.host
     if host.nameprep_whole_host:                             # step 20.2.1.1
         if not bidi_step(label, profile.nameprep.bidi_unicode):
             return None
@@ -229,14 +246,14 @@ def label_to_ascii(label: str, profile=THIS, idn_enabled: bool = False) -> str |
     return label if len(label) <= 63 else None
 
 
-def convert_labels(labels: list[str], profile=THIS,
+def convert_labels(labels: list[str], profile: Profile = THIS,
                    idn_enabled: bool = False) -> list[str | None]:
     "Step 20.2 by `label_to_ascii` (IE: by the steps); `None` where a label fails."
-    if host_choices(profile).ie_round_trip:
+    if profile.host.ie_round_trip:
         return convert_labels_steps(labels, profile, idn_enabled)
     return [label_to_ascii(label, profile, idn_enabled) for label in labels]
 
-# %% ../nbs/07d_engine_idna.ipynb 34
+# %% ../nbs/07d_engine_idna.ipynb 36
 _NOT_IDN = LazyRegex('[%\t\n\r]')
 
 
@@ -244,29 +261,32 @@ def is_idn_name(s: str) -> bool:
     "Whether `s` has a character beyond ASCII and no `%`, TAB, LF or CR."
     return not s.isascii() and _NOT_IDN.search(s) is None
 
-# %% ../nbs/07d_engine_idna.ipynb 35
+# %% ../nbs/07d_engine_idna.ipynb 37
 def canonicalize_idn_name(s: str, scheme: str | None = None) -> str | None:
     "THIS's CanonicalizeHost of an `is_idn_name` host by the pieces above; or `None`."
     prepared = nameprep(s)                                      # step 11
     if prepared is None:
         return None
     rest, root_dot = split_root_dot(replace_label_separators(prepared))   # steps 15-16
-    labels = convert_labels(rest.split('.'))                    # steps 17, 20
-    converted = [label for label in labels if label is not None]
-    if len(converted) < len(labels):
-        return None
-    out = '.'.join(converted) + ('.' if root_dot else '')       # steps 21-22
+    labels = []
+    for label in rest.split('.'):                               # steps 17, 20
+        converted = label_to_ascii(label)
+        if converted is None:
+            return None
+        labels.append(converted)
+    out = '.'.join(labels) + ('.' if root_dot else '')          # steps 21-22
     if not is_ascii_name(out):
-        return canonicalize_host_steps(s, scheme, THIS)         # the steps, whole
+        return canonicalize_host_steps(s, scheme, THIS, nameprep=nameprep)   # the steps
     ipv4 = canonicalize_ipv4(out)                               # step 27
     return out if ipv4 is None else ipv4
 
-# %% ../nbs/07d_engine_idna.ipynb 39
+# %% ../nbs/07d_engine_idna.ipynb 41
 def canonicalize_name(s: str, scheme: str | None = None,
-                      profile=THIS) -> str | None:
+                      profile: Profile = THIS) -> str | None:
     "CanonicalizeHost by the routes above where the shape allows, else by the steps."
     if is_ascii_name(s):
         return canonicalize_ascii_name(s, scheme, profile)
-    if is_idn_name(s) and steps_profile(s, scheme, profile) is THIS:
+    as_this = profile is THIS or steps_profile(s, scheme, profile) is THIS
+    if as_this and is_idn_name(s):
         return canonicalize_idn_name(s, scheme)
-    return canonicalize_host_steps(s, scheme, profile)
+    return canonicalize_host_steps(s, scheme, profile, nameprep=nameprep)
