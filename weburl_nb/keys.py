@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import NamedTuple
 
+from .engine_hosts import canonicalize_host
 from .entry import check_arguments, url_to_canon_url
 from .parsing import ParsedURL, parse_url
 from .serialization import serialize_parsed_url
@@ -79,9 +80,12 @@ _WWW = re.compile(r'www\d*\.')
 def strip_www(host: str, keep_name: bool = False) -> str:
     "K5: `host` without a first label `www`, `www2`, ...; `keep_name`: not the last."
     m = _WWW.match(host)
-    if m is None or (keep_name and '.' not in host[m.end():].rstrip('.')):
+    if m is None:
         return host
-    return host[m.end():]
+    rest = host[m.end():]
+    if keep_name and ('.' not in rest.rstrip('.') or canonicalize_host(rest) != rest):
+        return host             # a name alone, or one the host steps would read anew
+    return rest
 
 
 DEFAULT_PORTS = {'http': '80', 'https': '443'}
