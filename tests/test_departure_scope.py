@@ -24,7 +24,7 @@ def literal_steps():
     "Our steps with the two departures switched off: the spec's literal answer."
     saved = canonicalization.makes_new_escape, resolution.settled_path
     canonicalization.makes_new_escape = lambda s, i, c: False
-    resolution.settled_path = lambda path, is_file: path
+    resolution.settled_path = lambda path, is_file, **_: path
     try:
         yield
     finally:

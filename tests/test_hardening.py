@@ -4,6 +4,8 @@ promises for arbitrary strings)."""
 import subprocess
 import sys
 
+import pytest
+
 from invariants import check
 from weburl_nb.entry import url_to_canon_url, url_to_canon_url_steps
 
@@ -116,3 +118,33 @@ def test_long_localhost_chain_in_file_path():
           "///localhost/////localhost//////localhost///localhost///localhost///localhost///localhost"
           "///localhost///localhost///localhost//////localhost///localhost//////localhost///localhost"
           "///localhost///localhost///localocal//o/\udc96r")
+
+
+# Dot-segments on megabyte paths: the engine route (`url_to_canon_url`) holds a few bytes per
+# character, and the engine's answer is the steps' answer. Not timed: a route that copied the rest
+# of the path per segment would not finish.
+MEGA_PATHS = {
+    'parents': '/..' * 350_000,
+    'up and down': ('/a' * 1000 + '/..' * 1000) * 250,
+    'escaped dots': '/%2e%2E' * 150_000 + '/x',
+    'single dots': '/.' * 500_000,
+    'segments then parents': '/a' * 250_000 + '/%2E%2e' * 150_000,
+}
+
+
+@pytest.mark.parametrize('shape', MEGA_PATHS)
+def test_megabyte_dot_segments_engine_route(shape):
+    import tracemalloc
+
+    from weburl_nb import engine_paths, resolution
+    path = MEGA_PATHS[shape]
+    assert engine_paths.remove_dot_segments(path) == resolution.remove_dot_segments(path)
+    url = 'http://example.com' + path
+    tracemalloc.start()
+    try:
+        out = url_to_canon_url(url)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert out == 'http://example.com' + engine_paths.remove_dot_segments(path)
+    assert peak <= 12 * len(url), f'{shape}: {peak / len(url):.1f} bytes per character'

@@ -11,9 +11,11 @@ from .canonicalization import canonicalize_checked, unresolved_path
 from .charclasses import NamedTuple, check_type
 from .engine_encoding import canonicalize_checked as canonicalize_engine
 from .engine_encoding import encoder_for
+from .engine_paths import remove_dot_segments
 from .host import THIS, Profile, profile_for
 from .parsing import ParsedURL, parse_in_profile, parse_preprocessed
-from .resolution import read_reference, resolve_checked
+from .resolution import RemoveDots, read_reference, resolve_checked
+from .resolution import remove_dot_segments as remove_dot_segments_steps
 from .serialization import serialize_parsed_url
 from .shortcuts import LINK_TIERS, NO_SHORTCUT, URL_TIERS, base_record
 from .trace import untraced
@@ -52,7 +54,8 @@ class Stages(NamedTuple):
 
 def _stages(url: str, base: str | None, charset: str | None, profile: Profile,
             parsed_base: ParsedURL | None = None, *,
-            canonicalize: Callable = canonicalize_checked) -> Stages:
+            canonicalize: Callable = canonicalize_checked,
+            remove_dots: RemoveDots = remove_dot_segments_steps) -> Stages:
     "The pipeline of checked arguments; `parsed_base`: the parse of `base`, if known."
     parse = profile.parse                   # the profile's choices from the first step
     if base is None:
@@ -61,11 +64,11 @@ def _stages(url: str, base: str | None, charset: str | None, profile: Profile,
         parsed_base = read[1]
         if parsed_base is None:             # an empty URL, parsed as a base only
             parsed_base = untraced(parse_preprocessed, read[0], parse)
-        resolved = resolve_checked(url, parsed_base, parse, read)
+        resolved = resolve_checked(url, parsed_base, parse, read, remove_dots=remove_dots)
     else:
         if parsed_base is None:
             parsed_base = untraced(parse_in_profile, base, parse)
-        resolved = resolve_checked(url, parsed_base, parse)
+        resolved = resolve_checked(url, parsed_base, parse, remove_dots=remove_dots)
     canonical = canonicalize(resolved, charset, profile)
     return Stages(parsed_base, resolved, canonical, serialize_parsed_url(canonical))
 
@@ -95,14 +98,15 @@ def url_to_canon_url(url: str, base: str | None = None, charset: str | None = No
         url, base, charset, profile = check_arguments('url_to_canon_url', url, base,
                                                       charset, browser)
         if profile is not THIS:                 # the shortcuts are THIS's
-            return _stages(url, base, charset, profile, canonicalize=canonicalize_engine).result
+            return _stages(url, base, charset, profile, canonicalize=canonicalize_engine,
+                           remove_dots=remove_dot_segments).result
     for tier in URL_TIERS if base is None else LINK_TIERS:     # the shortcuts, in order
         out = tier(url, base, charset)
         if out is not NO_SHORTCUT:
             return out
     parsed_base = None if base is None else base_record(base).parsed
     return _stages(url, base, charset, THIS, parsed_base,
-                   canonicalize=canonicalize_engine).result
+                   canonicalize=canonicalize_engine, remove_dots=remove_dot_segments).result
 
 # %% ../nbs/07g_entry.ipynb 20
 def canonicalize_parsed_url(u: ParsedURL, charset: str | None = None,

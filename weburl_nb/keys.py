@@ -413,7 +413,7 @@ def surt(url: str, base: str | None = None, charset: str | None = None, *,
     # departure: the Internet Archive's canonicalizer (precise: the spec's alone)
     if not u.host:
         return canon                            # step 6: no host to reorder
-    port = u.port_string
+    port = u.port
     host = surt_host(u.host, strip_www) + (':' + port if port else '')   # steps 1-4
     rest = (u.path or '') + ('' if u.query is None else '?' + u.query)  # step 5
     return f'{u.scheme}://({host},){rest}' if with_scheme else f'{host}){rest}'

@@ -12,7 +12,7 @@ from .charclasses import (NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, LazyRegex, Name
                                    check_type, is_file_scheme, preprocess,
                                    replace_noncharacters)
 from .serialization import serialize_parsed_url
-from .trace import OFF, register, trace_for
+from .trace import register, trace_for
 
 # %% auto 0
 __all__ = ['COMPONENTS', 'INVALID', 'PARSE_THIS', 'PARSE_CHROME', 'PARSE_GECKO', 'PARSE_IE', 'PARSE_PROFILES', 'ParsedURL',
@@ -51,7 +51,7 @@ class ParsedURL(NamedTuple):
     def has_authority(self) -> bool:
         "True if `user`, `password`, `host` or `port` is present (maybe empty)."
         return not (self.host is None and self.user is None
-                    and self.password is None and self[4] is None)       # self[4]: the port
+                    and self.password is None and self.port is None)
 
     def __repr__(self) -> str:
         parts = [f'{k}={v!r}' for k, v in zip(COMPONENTS, self) if v is not None]
@@ -83,7 +83,7 @@ class ParsedURL(NamedTuple):
         "The authority as serialized (`user:password@host:port`); `None` without one."
         if not self.has_authority:
             return None
-        auth = ParsedURL(None, self.user, self.password, self.host, self.port_string)
+        auth = ParsedURL(None, self.user, self.password, self.host, self.port)
         return auth.geturl()[3:]                          # drop the leading '://'
 
     @property
@@ -95,19 +95,14 @@ class ParsedURL(NamedTuple):
         return h[1:-1] if h[:1] == '[' and h[-1:] == ']' else h
 
     @property
-    def port_string(self) -> str | None:
-        "The `port` component as the spec has it: a string, maybe empty; `None` if missing."
-        return self[4]
-
-    @property
     def username(self) -> str | None:
         "`user`, as `urllib.parse` names it (`password` has the same name in both)."
         return self.user
 
     @property
     def port_number(self) -> int | None:
-        "`port` as an `int` if it is ASCII digits worth at most 65535, else `None`."
-        p = self.port_string
+        "`port` as an `int` (urllib's `port`) if digits worth at most 65535, else `None`."
+        p = self.port
         if not p or not (p.isascii() and p.isdigit()):
             return None
         p = p.lstrip('0') or '0'
@@ -121,21 +116,6 @@ class ParsedURL(NamedTuple):
     def with_port(self, port: int | str | None) -> ParsedURL:
         "A copy with `port` replaced; an `int` is written in decimal."
         return self._replace(port=str(port) if isinstance(port, int) else port)
-
-
-def _urllib_port(u: ParsedURL) -> int | None:
-    "`port` as `urllib.parse` reads it: an `int`, `None` if missing or empty, else `ValueError`."
-    p = u.port_string
-    if not p:
-        return None
-    if not (p.isascii() and p.isdigit()):
-        raise ValueError(f'Port could not be cast to integer value as {p!r}')
-    if int(p) > 65535:
-        raise ValueError('Port out of range 0-65535')
-    return int(p)
-
-
-ParsedURL.port = property(_urllib_port, doc=_urllib_port.__doc__)   # see the note above
 
 # %% ../nbs/01_parsing.ipynb 9
 INVALID = ParsedURL(invalid=True)
@@ -183,7 +163,7 @@ _LATER = ('scheme', 'user', 'password', 'port', 'path', 'query', 'fragment')
 def finish_step2(u: ParsedURL, profile: ParseProfile) -> ParsedURL:
     "Preprocessing step 2 after parsing: the host by `profile`, the rest as THIS."
     done = {k: replace_noncharacters(v) for k, v in zip(_LATER, (
-        u.scheme, u.user, u.password, u.port_string, u.path, u.query, u.fragment)) if v}
+        u.scheme, u.user, u.password, u.port, u.path, u.query, u.fragment)) if v}
     if u.host:
         done['host'] = replace_noncharacters(u.host, profile.host_noncharacters,
                                              profile.host_surrogate_pairs)
@@ -210,27 +190,18 @@ def parse_preprocessed(s: str, profile: ParseProfile = PARSE_THIS) -> ParsedURL:
     trace = trace_for('parse')
     # Step 2: two or more backslashes start a UNC path.
     if s.startswith('\\\\'):
-        u = parse_unc_path(s)
-        if trace is not OFF:
-            trace.note('2', u)
-        return u
+        return trace.note('2', parse_unc_path(s))
     # Step 3: find the scheme; without one, the URL is relative.
     scheme, rest = find_scheme(s)
     if scheme is None:
         return trace.note('3', ParsedURL(path=s, invalid=True, hierarchical=True))
     # Step 4: a scheme of one letter is a Windows drive.
     if len(scheme) == 1 and scheme.isalpha():
-        u = parse_drive_url(scheme, rest)
-        if trace is not OFF:
-            trace.note('4', u)
-        return u
+        return trace.note('4', parse_drive_url(scheme, rest))
     # Step 5: `file` and `mailto` have steps of their own.
     lower = scheme.lower()
     if is_file_scheme(scheme):
-        u = parse_file_url(scheme, rest)
-        if trace is not OFF:
-            trace.note('5', u)
-        return u
+        return trace.note('5', parse_file_url(scheme, rest))
     if lower == 'mailto':
         return trace.note('5', parse_mailto_url(scheme, rest))
     # Step 7, for the never-hierarchical schemes: the rest is the path (see the note).
@@ -238,13 +209,10 @@ def parse_preprocessed(s: str, profile: ParseProfile = PARSE_THIS) -> ParsedURL:
         return trace.note('7', ParsedURL(scheme=scheme, path=rest))
     # Step 6: a slash after the colon makes the URL hierarchical.
     if rest[:1] in SLASH_CHARS and rest:
-        u = parse_hierarchical(scheme, rest, profile)
-        if trace is not OFF:
-            trace.note('6', u)
-        return u
+        return trace.note('6', parse_hierarchical(scheme, rest, profile))
     # Step 7: otherwise fragment and query split off, and the rest is the path.
     path, query, fragment = split_path_query_fragment(rest)
-    return trace.note('7', ParsedURL(scheme=scheme, path=path, query=query, fragment=fragment))
+    return trace.note('7', ParsedURL(scheme, path=path, query=query, fragment=fragment))
 
 # %% ../nbs/01_parsing.ipynb 18
 register('parse', 'Parsing', 'parsing', {

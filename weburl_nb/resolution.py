@@ -5,158 +5,61 @@
 # %% ../nbs/02_resolution.ipynb 2
 from __future__ import annotations
 
-from .charclasses import DRIVE_SPEC_RE, LazyRegex, check_type, preprocess
-from .charclasses import is_file_scheme
+from collections.abc import Callable
+
+from .charclasses import DRIVE_SPEC_RE, LazyRegex, check_type, is_file_scheme, preprocess
 from .parsing import (INVALID, PARSE_THIS, ParsedURL, ParseProfile, finish_step2,
-                               parse_preprocessed,
-                               parse_profile_for)
-from .trace import OFF, register, trace_for
+                               parse_preprocessed, parse_profile_for)
+from .trace import register, trace_for
 
 # %% auto 0
-__all__ = ['remove_dot_segments', 'merge_path', 'decode_file_slashes', 'begins_with_drive_spec', 'settled_path',
-           'resolve_relative_url', 'resolve_url', 'read_reference', 'resolve_checked']
+__all__ = ['RemoveDots', 'as_dots', 'remove_dot_segments', 'merge_path', 'decode_file_slashes', 'begins_with_drive_spec',
+           'settled_path', 'resolve_relative_url', 'resolve_url', 'read_reference', 'resolve_checked']
 
 # %% ../nbs/02_resolution.ipynb 5
-def _dot_at(path: str, i: int) -> int:
-    "Length of a `.` (1) or `%2E`/`%2e` (3) at index `i` of `path`, or 0."
-    c = path[i:i + 1]
-    if c == '.':
-        return 1
-    if c == '%' and path[i + 1:i + 3] in ('2E', '2e'):
-        return 3
-    return 0
+def as_dots(segment: str) -> str:
+    "Amendment 2: `segment` with each `%2E` and `%2e` read as a `.`."
+    return segment.replace('%2E', '.').replace('%2e', '.')
 
-
-def _dot_segment_at(path: str, i: int) -> int:
-    "Length of a `.` or `..` segment (in any spelling) starting at `i` and ending at `/` or the end, or 0."
-    d1 = _dot_at(path, i)
-    if not d1:
-        return 0
-    j = i + d1
-    if j == len(path) or path[j] == '/':
-        return d1
-    d2 = _dot_at(path, j)
-    if d2 and (j + d2 == len(path) or path[j + d2] == '/'):
-        return d1 + d2
-    return 0
-
-
-def _is_double(path: str, i: int, n: int) -> bool:
-    "Whether the dot-segment of length `n` at `i` is `..` (two dots) rather than `.`."
-    return _dot_at(path, i) != n
-
-
-_DOT = ('.', '%2E', '%2e')
-_DOTS = frozenset(_DOT)
-_DOTDOTS = frozenset(a + b for a in _DOT for b in _DOT)
-_DOT_SEGMENT_RE = LazyRegex(r'/(?:\.|%2[Ee]){1,2}(?=/|\Z)')
-
-
-_BLOCK = 8192                # characters of the path handled per round (see the note above)
-
-
-def _pop_settled(done: list) -> None:
-    "Rule C reaching back into the output of earlier rounds: drop their last `/segment`."
-    while done:
-        text, end = done[-1]
-        cut = text.rfind('/', 0, len(text) if end is None else end)
-        if cut > 0:
-            done[-1][1] = cut
-            return
-        done.pop()
-        if cut == 0:
-            return
-
-
-def _remove_dot_segments_rooted(path: str) -> str:
-    "The machine for a `path` that starts with `/`: a stack of segments (see above)."
-    if len(path) <= _BLOCK:                  # one round: the stack alone, the root first
-        out = []
-        for seg in path.split('/'):
-            if seg in _DOTS:                                        # B
-                continue
-            if seg in _DOTDOTS:                                     # C
-                if len(out) > 1:                # the root stays
-                    out.pop()
-                continue
-            out.append(seg)                                         # E
-        if seg in _DOTS or seg in _DOTDOTS:                         # the '/' B or C leaves at the end
-            out.append('')
-        return '/'.join(out)
-    m = _DOT_SEGMENT_RE.search(path)
-    if m is None:
-        return path                                                 # E only
-    start, n = m.start(), len(path)          # E for every segment before the first dot-segment:
-    done: list = []                  # [text, end]: settled output of earlier rounds, text[:end] kept
-    if start > _BLOCK:
-        done.append([path[:start], None])                           # settled at once
-    out = path[1:start].split('/') if 0 < start <= _BLOCK else []
-    while True:
-        cut = path.find('/', start + _BLOCK)
-        if cut < 0:
-            cut = n
-        for seg in path[start + 1:cut].split('/'):
-            if seg in _DOTS:                                        # B
-                continue
-            if seg in _DOTDOTS:                                     # C
-                if out:
-                    out.pop()
-                else:
-                    _pop_settled(done)
-                continue
-            out.append(seg)                                         # E
-        if cut == n:
-            break
-        if out:
-            done.append(['/' + '/'.join(out), None])
-            out = []
-        start = cut
-    if seg in _DOTS or seg in _DOTDOTS:                             # the path's last segment:
-        out.append('')                                              # the '/' B or C leaves at the end
-    last = '/' + '/'.join(out) if out else ''
-    if not done:
-        return last                                                 # the usual case: one round
-    return ''.join([text if end is None else text[:end] for text, end in done]) + last
-
-
+# %% ../nbs/02_resolution.ipynb 7
 def remove_dot_segments(path: str) -> str:
-    "RFC 3986 remove_dot_segments, treating `\\` as `/` and `%2E`/`%2e` as `.` (the spec's amendments)."
+    "RFC 3986 5.2.4, amended: `path` without its `.` and `..` segments."
     path = path.replace('\\', '/')                                  # amendment 1
-    if path[:1] == '/':
-        if '/.' not in path and '/%2' not in path:
-            return path                         # no segment starts with a dot: E only
-        return _remove_dot_segments_rooted(path)
-    if '.' not in path and '%' not in path:
-        return path
-    return _remove_dot_segments_machine(path)
-
-
-def _remove_dot_segments_machine(path: str) -> str:
-    "The general machine (rules A-E) over `path`, one segment at a time."
-    out: list[str] = []
-    i, n = 0, len(path)
+    n = len(path)
+    # 1. The input buffer is `path[i:]`, at first all of it; the output buffer is empty.
+    i = 0
+    output: list[str] = []
+    # 2. While the input buffer is not empty:
     while i < n:
-        if path[i] == '/':
-            seg = _dot_segment_at(path, i + 1)
-            if seg:
-                if _is_double(path, i + 1, seg) and out:           # C: drop the last output segment
-                    out.pop()
-                i += 1 + seg                                        # B, C: leave the '/' (or end) in the input
-                if i == n:
-                    out.append('/')
-                continue
-            j = path.find('/', i + 1)                               # E
+        rooted = path[i] == '/'
+        end = path.find('/', i + 1)
+        if end < 0:
+            end = n
+        first = as_dots(path[i + rooted:end])          # the first segment (amendment 2)
+        # A. It starts with `../` or `./`: drop that prefix.
+        if not rooted and first in ('.', '..') and end < n:
+            i = end + 1
+        # B. It starts with `/./` or is `/.`: `/` in place of that prefix.
+        elif rooted and first == '.':
+            i = end
+            if end == n:                # the input buffer is `/`, which E moves next
+                output.append('/')
+        # C. It starts with `/../` or is `/..`: the same, and the last segment goes.
+        elif rooted and first == '..':
+            if output:
+                output.pop()
+            i = end
+            if end == n:
+                output.append('/')
+        # D. It is `.` or `..`: drop it.
+        elif not rooted and first in ('.', '..'):
+            i = n
+        # E. Otherwise its first segment moves to the output buffer.
         else:
-            seg = _dot_segment_at(path, i)
-            if seg:                                                 # A (with its '/'), D (at the end)
-                i += seg + 1
-                continue
-            j = path.find('/', i)                                   # E
-        if j < 0:
-            j = n
-        out.append(path[i:j])
-        i = j
-    return ''.join(out)
+            output.append(path[i:end])
+            i = end
+    # 3. The output buffer is the answer.
+    return ''.join(output)
 
 # %% ../nbs/02_resolution.ipynb 11
 def merge_path(r_path: str, b_path: str | None, base_has_authority: bool) -> str:
@@ -176,32 +79,39 @@ def decode_file_slashes(path: str) -> str:
     "Percent-decode `%2F` and `%5C` (any case): the `file:` rule of resolution."
     if '%' not in path:
         return path
-    return _FILE_SLASH_ESCAPES_RE.sub(lambda m: '/' if m.group()[1] == '2' else '\\', path)
+    return _FILE_SLASH_ESCAPES_RE.sub(
+        lambda m: '/' if m.group()[1] == '2' else '\\', path)
 
 
 def begins_with_drive_spec(path: str) -> bool:
-    "True if `path` starts with a drive specification followed by a slash character or its end."
+    "Whether `path` begins with a drive specification, then `/`, `\\` or its end."
     return _LEADING_DRIVE_RE.match(path) is not None
 
 # %% ../nbs/02_resolution.ipynb 17
-def _clean_path(path: str, is_file: bool) -> str:
+RemoveDots = Callable[[str], str]         # `remove_dot_segments`, or the engine's
+
+
+def _clean_path(path: str, is_file: bool,
+                remove_dots: RemoveDots = remove_dot_segments) -> str:
     "Steps 2.2, 3.3-3.4: the `file:` decoding rule, then remove dot-segments."
-    return remove_dot_segments(decode_file_slashes(path) if is_file else path)
+    return remove_dots(decode_file_slashes(path) if is_file else path)
 
 
-def settled_path(path: str | None, is_file: bool) -> str | None:
-    "A path taken over from the base (steps 4-6): as it is, unless a second reading cleans it."
+def settled_path(path: str | None, is_file: bool, *,
+                 remove_dots: RemoveDots = remove_dot_segments) -> str | None:
+    "A path taken from the base (steps 4-6): kept, unless a second reading cleans it."
     if not path:
         return path
     read = path if path[0] == '/' else '/' + path          # as C7 will write it
-    written = read.replace('\\', '%5C')                    # and C8 (a backslash is escaped)
-    if _clean_path(written, is_file) == written:
+    written = read.replace('\\', '%5C')                    # and C8 (`\\` escaped)
+    if _clean_path(written, is_file, remove_dots) == written:
         return path                                         # a second reading keeps it
     # departure: a base path taken over is cleaned too
-    return _clean_path(read, is_file)
+    return _clean_path(read, is_file, remove_dots)
 
 
-def resolve_relative_url(r: ParsedURL, base: ParsedURL) -> ParsedURL:
+def resolve_relative_url(r: ParsedURL, base: ParsedURL, *,
+                         remove_dots: RemoveDots = remove_dot_segments) -> ParsedURL:
     "The steps to resolve a relative URL: complete reference `r` from `base`."
     trace = trace_for('relative')
     # Step 1: a base without hierarchy cannot complete a reference.
@@ -213,25 +123,23 @@ def resolve_relative_url(r: ParsedURL, base: ParsedURL) -> ParsedURL:
     # Step 2: a reference with an authority keeps it; the base gives the scheme.
     if r.has_authority:
         # 2.2: its path loses its dot-segments.
-        cleaned = path if path is None else _clean_path(path, is_file)
-        completed = ParsedURL(scheme, r.user, r.password, r.host, r.port_string, cleaned,
-                              r.query, r.fragment, False, True)
-        if trace is not OFF:
-            trace.step('2.2', path, cleaned)
-            trace.note('2', completed)
-        return completed
-    user, password, host, port = base.user, base.password, base.host, base.port_string
+        if path is not None:
+            path = trace.step('2.2', path, _clean_path(path, is_file, remove_dots))
+        return trace.note('2', ParsedURL(scheme, r.user, r.password, r.host, r.port,
+                                         path, r.query, r.fragment, False, True))
+    user, password, host, port = base.user, base.password, base.host, base.port
     # Step 3: an absolute path loses its dot-segments.
     if path and path[0] in '/\\':
-        path = trace.step('3', path, _clean_path(path, is_file))
+        path = trace.step('3', path, _clean_path(path, is_file, remove_dots))
     # Step 4: a query alone takes the base's path.
     # departure: a base path taken over is cleaned too
     elif not path and r.query is not None:
-        path = trace.note('4', settled_path(base.path, is_file))
+        copied = settled_path(base.path, is_file, remove_dots=remove_dots)
+        path = trace.note('4', copied)
     # Step 5: a fragment alone takes the base's path and query.
     # departure: a base path taken over is cleaned too
     elif not path and r.fragment is not None:
-        copied = settled_path(base.path, is_file)
+        copied = settled_path(base.path, is_file, remove_dots=remove_dots)
         return trace.note('5', ParsedURL(scheme, user, password, host, port, copied,
                                          base.query, r.fragment, False, True))
     # Step 6: any other path is merged with the base's, then loses its dot-segments.
@@ -244,16 +152,17 @@ def resolve_relative_url(r: ParsedURL, base: ParsedURL) -> ParsedURL:
                 b_path = ''
         has_authority = not (user is None and password is None and host is None
                              and port is None)
-        merged = remove_dot_segments(merge_path(r_path, b_path, has_authority))
+        merged = remove_dots(merge_path(r_path, b_path, has_authority))
         # departure: a base path taken over is cleaned too
-        path = trace.step('6', r_path, settled_path(merged, is_file))
+        settled = settled_path(merged, is_file, remove_dots=remove_dots)
+        path = trace.step('6', r_path, settled)
     # Step 7: the completed URL.
     return ParsedURL(scheme, user, password, host, port, path, r.query, r.fragment,
                      False, True)
 
 # %% ../nbs/02_resolution.ipynb 20
-def _without_fragment(u: ParsedURL) -> ParsedURL:
-    "The base as steps 6 and 9 return it: no fragment, and a hierarchical path cleaned (see the note)."
+def _without_fragment(u: ParsedURL, remove_dots: RemoveDots) -> ParsedURL:
+    "The base as steps 6 and 9 return it: no fragment, its path settled (see the note)."
     if u.fragment is not None:
         u = u._replace(fragment=None)
         # departure: the base returned by steps 6 and 9
@@ -261,7 +170,8 @@ def _without_fragment(u: ParsedURL) -> ParsedURL:
             u = u._replace(path=u.path.rstrip(' '))
     # departure: the base returned by steps 6 and 9
     if u.hierarchical and u.path:
-        u = u._replace(path=settled_path(u.path, is_file_scheme(u.scheme)))
+        is_file = is_file_scheme(u.scheme)
+        u = u._replace(path=settled_path(u.path, is_file, remove_dots=remove_dots))
     return u
 
 
@@ -279,10 +189,7 @@ def read_reference(s: str,
     trace = trace_for('resolve')
     late = profile.late_step2               # step 2 after parsing (see Parsing)
     # Step 5: preprocess the reference.
-    preprocessed = preprocess(s, not late)
-    if trace is not OFF:
-        trace.step('5', s, preprocessed)
-    s = preprocessed
+    s = trace.step('5', s, preprocess(s, not late))
     if s == '':
         return s, None
     # Step 7: parse it.
@@ -291,41 +198,38 @@ def read_reference(s: str,
 
 
 def resolve_checked(s: str, base: ParsedURL, profile: ParseProfile = PARSE_THIS,
-                    read: tuple[str, ParsedURL | None] | None = None) -> ParsedURL:
+                    read: tuple[str, ParsedURL | None] | None = None, *,
+                    remove_dots: RemoveDots = remove_dot_segments) -> ParsedURL:
     "`resolve_url`, arguments checked; `read`: `read_reference(s, profile)`, if done."
-    # The trace is looked up in the branches that report (the common one, to step 9's
-    # resolve_relative_url, reports nothing here).
+    trace = trace_for('resolve')
     # Step 4: an invalid base makes the URL invalid.
     if base.invalid:
-        trace = trace_for('resolve')
         return trace.fail('4', 'base-invalid', INVALID)
     # Steps 5 and 7: preprocess and parse the reference (unless the caller has).
     s, r = read_reference(s, profile) if read is None else read
     # Step 6: an empty reference gives the base without its fragment.
     if r is None:
-        trace = trace_for('resolve')
-        return trace.note('6', _without_fragment(base))
+        return trace.note('6', _without_fragment(base, remove_dots))
     # Step 8: without a scheme, it takes the base's and is resolved as relative.
     if r.invalid:
-        trace = trace_for('resolve')
         if not base.hierarchical:
             return trace.fail('8', 'base-not-hierarchical', INVALID, scheme=base.scheme)
         as_absolute = trace.note('8', (base.scheme or '') + ':' + s)
         r = parse_preprocessed(as_absolute, profile)
         if profile.late_step2:
             r = finish_step2(r, profile)
-        return resolve_relative_url(r, base)
+        return resolve_relative_url(r, base, remove_dots=remove_dots)
     # Step 9: with the base's scheme, it is the base or resolved as relative.
     same_scheme = base.scheme is not None and r.scheme.lower() == base.scheme.lower()
     if base.hierarchical and same_scheme:
-        if not r.has_authority and not r.path and r.query is None and r.fragment is None:
-            trace = trace_for('resolve')
-            return trace.note('9', _without_fragment(base))
-        return resolve_relative_url(r, base)
+        if not (r.has_authority or r.path or r.query is not None
+                or r.fragment is not None):
+            return trace.note('9', _without_fragment(base, remove_dots))
+        return resolve_relative_url(r, base, remove_dots=remove_dots)
     # Step 10: an absolute URL, its path without dot-segments.
     if r.hierarchical and r.path is not None:
-        trace = trace_for('resolve')
-        path = trace.step('10', r.path, _clean_path(r.path, is_file_scheme(r.scheme)))
+        is_file = is_file_scheme(r.scheme)
+        path = trace.step('10', r.path, _clean_path(r.path, is_file, remove_dots))
         if path != r.path:
             r = r._replace(path=path)
     return r

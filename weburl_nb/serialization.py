@@ -10,7 +10,7 @@ __all__ = ['serialize_parsed_url', 'serialize_components']
 
 # %% ../nbs/07_serialization.ipynb 5
 def serialize_parsed_url(u: tuple) -> str | None:
-    "The steps to serialize a parsed URL `u` (a `ParsedURL`); `None` for an invalid one."
+    "The steps to serialize a parsed URL `u` (a `ParsedURL`); `None` if invalid."
     if not (isinstance(u, tuple) and len(u) == 10):
         raise TypeError('serialize_parsed_url() argument u must be ParsedURL, '
                         f'not {type(u).__name__}')

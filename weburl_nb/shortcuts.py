@@ -34,9 +34,10 @@ from weburl_nb.engine_encoding import (
 
 from .charclasses import NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, LazyRegex, NamedTuple, is_file_scheme, preprocess
 from .engine_hosts import canonicalize_host
+from .engine_paths import remove_dot_segments
 from .host import THIS
 from .parsing import ParsedURL, parse_preprocessed, parse_url, split_authority, split_path_query_fragment
-from .resolution import merge_path, remove_dot_segments, resolve_relative_url, settled_path
+from .resolution import merge_path, resolve_relative_url, settled_path
 from .serialization import serialize_components, serialize_parsed_url
 from .support import CACHED_LENGTH
 
@@ -288,9 +289,9 @@ def fast_relative(url: str, base: str | None, charset: str | None) -> str | NoSh
         rooted = link_path[0] in SLASH_CHARS
         path = remove_dot_segments(link_path if rooted else merge_path(link_path, b.path, True))
     elif query is not None:
-        path = settled_path(b.path, False)                      # step 4 (as 02's note)
+        path = settled_path(b.path, False, remove_dots=remove_dot_segments)  # step 4
     else:
-        path, query = settled_path(b.path, False), b.query      # step 5 (as 02's note)
+        path, query = settled_path(b.path, False, remove_dots=remove_dot_segments), b.query  # 5
     return serialize_components(scheme, *record.authority,             # serialize
                                 canonicalize_path(path, True, scheme),      # C7-C8
                                 canonicalize_query(query, charset, True,    # C11
@@ -414,7 +415,7 @@ def parsed_once(url: str, base: str | None,
         return None                                             # resolution step 4
     if r.hierarchical and (r.has_authority or r.path or r.query is not None
                            or r.fragment is not None):
-        r = resolve_relative_url(r, r)                          # resolution step 9
+        r = resolve_relative_url(r, r, remove_dots=remove_dot_segments)  # resolution 9
     return serialize_parsed_url(canonicalize_checked(r, charset, THIS))
 
 # %% ../nbs/07f_shortcuts.ipynb 40
