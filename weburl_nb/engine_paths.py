@@ -26,7 +26,7 @@ _DOTDOTS = frozenset(a + b for a in _DOT for b in _DOT)  # `..` in each of nine
 
 def _rooted_stack(path: str) -> str:
     "B, C and E on rooted `path` as a stack of its segments (see the Claim)."
-    out = []
+    out: list[str] = []
     for seg in path.split('/'):
         if seg in _DOTS:                                        # B
             continue
