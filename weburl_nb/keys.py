@@ -93,7 +93,7 @@ DEFAULT_PORTS = {'http': '80', 'https': '443'}
 
 def drop_user_info(u: ParsedURL) -> ParsedURL:
     "K6: `u` without user name and password, and without its scheme's default port."
-    port = u.port_string
+    port = u.port
     return u._replace(user=None, password=None,
                       port=None if DEFAULT_PORTS.get(u.scheme or '') == port else port)
 
@@ -364,7 +364,7 @@ def ia_surt_form(u: ParsedURL, with_scheme: bool = False) -> str:
         return f'{u.scheme}:{u.path or ""}{query}'
     host = u.host[1:-1] if u.host.startswith('[') else u.host     # IPv6: no brackets
     host = ','.join(reversed(host.split('.')))
-    host += ':' + u.port_string if u.port_string else ''
+    host += ':' + u.port if u.port else ''
     rest = (u.path or '/') + query
     return f'{u.scheme}://({host}){rest}' if with_scheme else f'{host}){rest}'
 
