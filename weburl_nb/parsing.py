@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any
 
 from .charclasses import NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, check_type, is_file_scheme, preprocess, replace_noncharacters
 from .serialization import serialize_parsed_url
-from .support import LazyRegex, NamedTuple
+from .support import TYPE_CHECKING, LazyRegex, NamedTuple
 from .trace import register, trace_for
+
+if TYPE_CHECKING:                       # read by type checkers only: `typing` costs start-up
+    from typing import Any
 
 # %% auto 0
 __all__ = ['COMPONENTS', 'INVALID', 'PARSE_THIS', 'PARSE_CHROME', 'PARSE_GECKO', 'PARSE_IE', 'PARSE_PROFILES', 'ParsedURL',
