@@ -221,10 +221,11 @@ def table() -> str:
         s = where(name, secs)
         if s is None:
             return f"`{name}`"
-        return f"[`{name}`]({siteconf.page_name(s['notebook'])}.html#{slug(s['title'])})"
+        href = f"{siteconf.page_name(s['notebook'])}.html#{slug(s['title'])}"
+        return f'<a href="{href}"><code>{name}</code></a>'     # HTML: MyST leaves it as it is
 
     def steps_cell(refs: list[str]) -> str:
-        first = f"[{_label(refs[0])}]({refs[0].replace('#', '.html#')})"
+        first = f'<a href="{refs[0].replace("#", ".html#")}">{_label(refs[0])}</a>'
         return first if len(refs) == 1 else f"{first}-{_label(refs[-1]).rsplit(' ', 1)[-1]}"
 
     lines = [f"| {steps_cell(refs)} | {', '.join(piece(n) for n in names)} |" for refs, names in rows()]
