@@ -161,6 +161,6 @@ def step_anchor(section: str, number: str) -> str:
     if not page:
         return ''
     first = number.split('.')[0]
-    if first[:1] == 'C':
+    if first[:1] in ('C', 'K'):                # lettered steps: `c6`, `k5`
         return f'{page}.html#{first.lower()}'
     return f"{page}.html#{_ANCHOR_PREFIX.get(section, '')}step-{first}"

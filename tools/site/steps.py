@@ -4,7 +4,8 @@
 The ids are made at build time from the prose the notebooks already have, in two forms:
 
 - a paragraph that opens with a bold label, `**Step 28.**`, `**Steps 3-6.**`, `**Step 4 (GECKO).**`,
-  `**C6.**`, `**C4 (HOSTPATH), ...**`: ids `step-28`, `step-3` ... `step-6`, `step-4`, `c6`, `c4`;
+  `**C6.**`, `**C4 (HOSTPATH), ...**`, `**K5.**`: ids `step-28`, `step-3` ... `step-6`, `step-4`, `c6`,
+  `c4`, `k5` (a lettered label: canonicalization's C-steps, the keys' K-steps);
 - a numbered list under the heading of an algorithm registered in `ALGORITHMS` below
   (`1. Preprocess ...`, `1.–3. Name the inputs ...`): ids `step-1`, `step-1` ... `step-3`.
 
@@ -39,7 +40,7 @@ ALGORITHMS = {
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
 # `**Step 28.**`, `**Steps 3-6.**`, `**Step 4 (GECKO).**`, `**C6.**`, `**C4 (HOSTPATH), `file:` only.**`
 _BOLD = re.compile(r"^(?P<lead>(?:>\s*)?)\*\*(?:Steps? (?P<n>\d+)(?:\s*[-\u2013]\s*(?P<m>\d+))?"
-                   r"|(?P<c>C\d+)(?:\s*[-\u2013]\s*C?(?P<cm>\d+))?)(?=[ .,(*])")
+                   r"|(?P<c>[CK]\d+)(?:\s*[-\u2013]\s*[CK]?(?P<cm>\d+))?)(?=[ .,(*])")
 # `1. text`, `10. text`, `1.\u20133. text` (top-level items only: no indentation)
 _ITEM = re.compile(r"^(?P<n>\d+)\.(?:\s*[-\u2013]\s*(?P<m>\d+)\.)?(?=\s)")
 
@@ -92,9 +93,9 @@ class Anchors:
             m = _BOLD.match(line)
             if m:
                 if m.group("c"):
-                    first = int(m.group("c")[1:])
+                    letter, first = m.group("c")[0].lower(), int(m.group("c")[1:])
                     last = int(m.group("cm") or first)
-                    ids = [f"c{k}" for k in range(first, max(first, last) + 1)]
+                    ids = [f"{letter}{k}" for k in range(first, max(first, last) + 1)]
                 else:
                     first = int(m.group("n"))
                     last = int(m.group("m") or first)
