@@ -48,28 +48,20 @@ DRIVE_SPEC_RE = LazyRegex(f'({_DRIVE_LETTER}){_DRIVE_SUFFIX}')
 _NONCHARACTERS = '\ud800-\udfff\ufdd0-\ufdef' + ''.join(
     chr(plane << 16 | 0xFFFE) + chr(plane << 16 | 0xFFFF) for plane in range(17))
 _NONCHARACTERS_RE = LazyRegex(f'[{_NONCHARACTERS}]')
-_MAYBE_NONCHARACTER_RE = LazyRegex(          # step 2's code points all lie here
-    '[\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff\U0001fffe-\U0010ffff]')
 _TRIMMED = '\x0b\x0c '
 
 
 def remove_tab_lf_cr(s: str) -> str:
-    "`s` without TAB, LF and CR (step 3 here; step 2 of CanonicalizeHost)."
-    if '\t' in s:                # one `str.replace` per character present (see above)
-        s = s.replace('\t', '')
-    if '\n' in s:
-        s = s.replace('\n', '')
-    if '\r' in s:
-        s = s.replace('\r', '')
-    return s
+    "Step 3 (step 2 of CanonicalizeHost): `s` without TAB, LF and CR."
+    return s.replace('\t', '').replace('\n', '').replace('\r', '')
 
 
 def preprocess(s: str, noncharacters: bool = True) -> str:
-    "Steps 2 (U+FFFD; not if `noncharacters=False`), 3 (drop TAB/LF/CR), 4 (trim)."
-    if (noncharacters and not s.isascii() and not s.isprintable()        # see above
-            and _MAYBE_NONCHARACTER_RE.search(s) is not None):
-        s = _NONCHARACTERS_RE.sub('\ufffd', s)               # step 2
-    return remove_tab_lf_cr(s).strip(_TRIMMED)               # steps 3 and 4
+    "Steps 1-4: `s` preprocessed (step 2 left out if `noncharacters=False`)."
+    if noncharacters:
+        s = _NONCHARACTERS_RE.sub('\ufffd', s)              # step 2
+    s = remove_tab_lf_cr(s)                                 # step 3
+    return s.strip(_TRIMMED)                                # step 4
 
 # %% ../nbs/00_charclasses.ipynb 31
 _PAIR_RE = LazyRegex('[\ud800-\udbff][\udc00-\udfff]')

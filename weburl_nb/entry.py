@@ -9,12 +9,14 @@ from collections.abc import Callable
 
 from .canonicalization import canonicalize_checked, unresolved_path
 from .charclasses import NamedTuple, check_type
+from .charclasses import preprocess as preprocess_steps
 from .engine_encoding import canonicalize_checked as canonicalize_engine
 from .engine_encoding import encoder_for
 from .engine_paths import remove_dot_segments
+from .engine_preprocess import preprocess
 from .host import THIS, Profile, profile_for
 from .parsing import ParsedURL, parse_in_profile, parse_preprocessed
-from .resolution import RemoveDots, read_reference, resolve_checked
+from .resolution import Preprocess, RemoveDots, read_reference, resolve_checked
 from .resolution import remove_dot_segments as remove_dot_segments_steps
 from .serialization import serialize_parsed_url
 from .shortcuts import LINK_TIERS, NO_SHORTCUT, URL_TIERS, base_record
@@ -55,20 +57,22 @@ class Stages(NamedTuple):
 def _stages(url: str, base: str | None, charset: str | None, profile: Profile,
             parsed_base: ParsedURL | None = None, *,
             canonicalize: Callable = canonicalize_checked,
-            remove_dots: RemoveDots = remove_dot_segments_steps) -> Stages:
+            remove_dots: RemoveDots = remove_dot_segments_steps,
+            preprocess: Preprocess = preprocess_steps) -> Stages:
     "The pipeline of checked arguments; `parsed_base`: the parse of `base`, if known."
     parse = profile.parse                   # the profile's choices from the first step
     if base is None:
         # The URL is its own base: resolution's steps 5 and 7, done once, serve both.
-        read = read_reference(url, parse)
+        read = read_reference(url, parse, preprocess=preprocess)
         parsed_base = read[1]
         if parsed_base is None:             # an empty URL, parsed as a base only
             parsed_base = untraced(parse_preprocessed, read[0], parse)
         resolved = resolve_checked(url, parsed_base, parse, read, remove_dots=remove_dots)
     else:
         if parsed_base is None:
-            parsed_base = untraced(parse_in_profile, base, parse)
-        resolved = resolve_checked(url, parsed_base, parse, remove_dots=remove_dots)
+            parsed_base = untraced(parse_in_profile, base, parse, preprocess=preprocess)
+        resolved = resolve_checked(url, parsed_base, parse, remove_dots=remove_dots,
+                                   preprocess=preprocess)
     canonical = canonicalize(resolved, charset, profile)
     return Stages(parsed_base, resolved, canonical, serialize_parsed_url(canonical))
 
@@ -99,14 +103,15 @@ def url_to_canon_url(url: str, base: str | None = None, charset: str | None = No
                                                       charset, browser)
         if profile is not THIS:                 # the shortcuts are THIS's
             return _stages(url, base, charset, profile, canonicalize=canonicalize_engine,
-                           remove_dots=remove_dot_segments).result
+                           remove_dots=remove_dot_segments, preprocess=preprocess).result
     for tier in URL_TIERS if base is None else LINK_TIERS:     # the shortcuts, in order
         out = tier(url, base, charset)
         if out is not NO_SHORTCUT:
             return out
     parsed_base = None if base is None else base_record(base).parsed
     return _stages(url, base, charset, THIS, parsed_base,
-                   canonicalize=canonicalize_engine, remove_dots=remove_dot_segments).result
+                   canonicalize=canonicalize_engine, remove_dots=remove_dot_segments,
+                   preprocess=preprocess).result
 
 # %% ../nbs/07g_entry.ipynb 20
 def canonicalize_parsed_url(u: ParsedURL, charset: str | None = None,

@@ -12,8 +12,9 @@ from .parsing import INVALID, PARSE_THIS, ParsedURL, ParseProfile, finish_step2,
 from .trace import register, trace_for
 
 # %% auto 0
-__all__ = ['RemoveDots', 'as_dots', 'remove_dot_segments', 'merge_path', 'decode_file_slashes', 'begins_with_drive_spec',
-           'settled_path', 'resolve_relative_url', 'resolve_url', 'read_reference', 'resolve_checked']
+__all__ = ['RemoveDots', 'Preprocess', 'as_dots', 'remove_dot_segments', 'merge_path', 'decode_file_slashes',
+           'begins_with_drive_spec', 'settled_path', 'resolve_relative_url', 'resolve_url', 'read_reference',
+           'resolve_checked']
 
 # %% ../nbs/02_resolution.ipynb 5
 def as_dots(segment: str) -> str:
@@ -88,6 +89,7 @@ def begins_with_drive_spec(path: str) -> bool:
 
 # %% ../nbs/02_resolution.ipynb 17
 RemoveDots = Callable[[str], str]         # `remove_dot_segments`, or the engine's
+Preprocess = Callable[..., str]           # `preprocess` (Character classes), or the engine's
 
 
 def _clean_path(path: str, is_file: bool,
@@ -182,8 +184,8 @@ def resolve_url(s: str, base: ParsedURL, browser: str = 'this') -> ParsedURL:
     return resolve_checked(s, base, profile)
 
 
-def read_reference(s: str,
-                   profile: ParseProfile = PARSE_THIS) -> tuple[str, ParsedURL | None]:
+def read_reference(s: str, profile: ParseProfile = PARSE_THIS, *,
+                   preprocess: Preprocess = preprocess) -> tuple[str, ParsedURL | None]:
     "Steps 5 and 7: `s` preprocessed, and its parse (`None` if empty: see step 6)."
     trace = trace_for('resolve')
     late = profile.late_step2               # step 2 after parsing (see Parsing)
@@ -198,14 +200,15 @@ def read_reference(s: str,
 
 def resolve_checked(s: str, base: ParsedURL, profile: ParseProfile = PARSE_THIS,
                     read: tuple[str, ParsedURL | None] | None = None, *,
-                    remove_dots: RemoveDots = remove_dot_segments) -> ParsedURL:
+                    remove_dots: RemoveDots = remove_dot_segments,
+                    preprocess: Preprocess = preprocess) -> ParsedURL:
     "`resolve_url`, arguments checked; `read`: `read_reference(s, profile)`, if done."
     trace = trace_for('resolve')
     # Step 4: an invalid base makes the URL invalid.
     if base.invalid:
         return trace.fail('4', 'base-invalid', INVALID)
     # Steps 5 and 7: preprocess and parse the reference (unless the caller has).
-    s, r = read_reference(s, profile) if read is None else read
+    s, r = read_reference(s, profile, preprocess=preprocess) if read is None else read
     # Step 6: an empty reference gives the base without its fragment.
     if r is None:
         return trace.note('6', _without_fragment(base, remove_dots))

@@ -32,11 +32,12 @@ from weburl_nb.engine_encoding import (
     percent_encode,
 )
 
-from .charclasses import NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, LazyRegex, NamedTuple, is_file_scheme, preprocess
+from .charclasses import NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, LazyRegex, NamedTuple, is_file_scheme
 from .engine_hosts import canonicalize_host
 from .engine_paths import remove_dot_segments
+from .engine_preprocess import preprocess
 from .host import THIS
-from .parsing import ParsedURL, parse_preprocessed, parse_url, split_authority, split_path_query_fragment
+from .parsing import ParsedURL, parse_preprocessed, split_authority, split_path_query_fragment
 from .resolution import merge_path, resolve_relative_url, settled_path
 from .serialization import serialize_components, serialize_parsed_url
 from .support import CACHED_LENGTH
@@ -254,7 +255,7 @@ class BaseRecord(NamedTuple):
 
 def _base_record(base: str) -> BaseRecord:
     "What the shortcuts need of `base`: its parse, its canonical scheme and authority."
-    b = parse_url(base)
+    b = parse_preprocessed(preprocess(base))               # `parse_url(base)`
     if b.invalid or not b.hierarchical or b.host is None or b.scheme is None:
         return BaseRecord(b, None, None)
     scheme = canonicalize_scheme(b.scheme)

@@ -117,12 +117,12 @@ def quiet():
         _RECORDING.reset(token)
 
 # %% ../nbs/14_trace.ipynb 10
-def untraced(f, *args):
-    "`f(*args)`, with nothing recording its steps."
+def untraced(f, *args, **kwargs):
+    "`f(*args, **kwargs)`, with nothing recording its steps."
     if _RECORDING.get() is None:
-        return f(*args)
+        return f(*args, **kwargs)
     with quiet():
-        return f(*args)
+        return f(*args, **kwargs)
 
 # %% ../nbs/14_trace.ipynb 12
 class Reason(NamedTuple):
