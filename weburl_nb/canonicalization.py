@@ -212,7 +212,7 @@ def _settled(path: str | None, hierarchical: bool, scheme: str | None,
     again = read_path_again(path, hierarchical, scheme, encode=encode, decode=decode)
     return again == path
 
-# %% ../nbs/06_canonicalization.ipynb 39
+# %% ../nbs/06_canonicalization.ipynb 38
 def protect_double_slash(path: str | None, scheme: str | None, user, password, host,
                          port) -> str | None:
     "C10: `/.` before a path starting with `//` that would read as an authority."
@@ -222,7 +222,7 @@ def protect_double_slash(path: str | None, scheme: str | None, user, password, h
         return '/.' + path
     return path
 
-# %% ../nbs/06_canonicalization.ipynb 42
+# %% ../nbs/06_canonicalization.ipynb 41
 def canonicalize_query(query: str | None, encoding: str | None, hierarchical: bool, *,
                        encode: Callable = percent_encode) -> str | None:
     "C11: the query percent-encoded in `encoding` (UTF-8 if not hierarchical)."
@@ -242,7 +242,7 @@ def canonicalize_fragment(fragment: str | None, *,
     fragment = _C1_RE.sub(lambda m: encode(m.group(), None, C1_OCTETS), fragment)
     return encode(fragment, None, FRAGMENT_OCTETS)
 
-# %% ../nbs/06_canonicalization.ipynb 45
+# %% ../nbs/06_canonicalization.ipynb 44
 _MAX_HOSTPATH_ROUNDS = 16
 _LOCALHOST_ROUND_RE = LazyRegex(r'/{3,}+([^/\\]*+)(?=///)')   # `///host`, then `///`
 
@@ -326,7 +326,7 @@ def port_failure(port: str) -> str:
     return 'port-out-of-range' if _DIGITS_RE.fullmatch(port) else 'port-not-digits'
 
 
-# %% ../nbs/06_canonicalization.ipynb 47
+# %% ../nbs/06_canonicalization.ipynb 46
 register('canon', 'Canonicalization', 'canonicalization', {
     'C2': 'scheme lowercased',
     'C3': 'user-info: empty parts dropped, the rest percent-encoded',
