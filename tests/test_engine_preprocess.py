@@ -25,6 +25,7 @@ texts = st.lists(st.one_of(piece, st.tuples(piece, st.integers(1, 50)).map(lambd
 def test_engine_equals_steps(s, noncharacters):
     assert (engine_preprocess.preprocess(s, noncharacters)
             == charclasses.preprocess(s, noncharacters))
+    assert engine_preprocess.remove_tab_lf_cr(s) == charclasses.remove_tab_lf_cr(s)
 
 
 @settings(max_examples=300, deadline=None)
