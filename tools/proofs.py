@@ -39,6 +39,9 @@ def _range(page: str, prefix: str, first: int, last: int) -> list[str]:
 
 
 PREPROCESS = _range("charclasses", "", 2, 4)
+DOTS = _range("resolution", "dots-", 1, 3)          # RFC 3986's routine, rules A-E in its step 2
+# an address written plainly: the steps among 2-24 that could change it (they change only the case)
+ADDRESS = _steps("host", *(f"step-{k}" for k in (2, 5, 6, 11, 15, 16, 17, 18, 19, 20)))
 CANON = _steps("canonicalization", *(f"c{k}" for k in range(2, 12)))
 SERIALIZE = _range("serialization", "", 4, 9)
 
@@ -70,6 +73,24 @@ RESTS_ON: dict[str, list[str]] = {
                                                               26, 27, 28, 30))),
     # A shorter route for hex groups alone
     "_IPV6_HEX": _steps("ipaddr", "ipv6-step-2", "ipv6-step-3"),
+    # Engine: preprocessing. ASCII text, printable text, text outside four ranges
+    "step2_may_replace": _steps("charclasses", "step-2"),
+    # Step 3: only the characters that occur
+    "remove_tab_lf_cr": _steps("charclasses", "step-3"),
+    # Engine: dot segments. Paths without a dot-segment
+    "has_no_dot_segment": DOTS,
+    # Rooted paths: a stack of segments
+    "_rooted_stack": DOTS,
+    # Long rooted paths: rounds
+    "_rooted_in_rounds": DOTS,
+    # Engine: hosts. Addresses written plainly (and Shortcuts' addresses written as addresses)
+    "canonicalize_ipv4": ADDRESS + _steps("host", "step-27") + _range("ipaddr", "ipv4-", 1, 8),
+    "bracketed_ipv6": ADDRESS + _steps("host", "step-25") + _range("ipaddr", "ipv6-", 1, 3),
+    # Nameprep with a learned Map: the Map, NFKC and Prohibit it passes in (`map_step` names the
+    # section: `nfkc` and `prohibited_char` are defined by Engine: internationalized names too)
+    "map_step": _steps("nameprep", "step-3", "step-7", "step-9", "step-10"),
+    # The host cache: of the scheme, the steps read only whether it is `file`
+    "cached_host_steps": _steps("host", "step-26", "step-30"),
     # Engine: percent-encoding and C8. Charset labels, kept (it rests on no numbered step)
     "charset_encoding": [],
     # Percent-encoding by runs
