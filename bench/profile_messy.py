@@ -25,15 +25,20 @@ sys.path.insert(0, str(ROOT))
 import messy  # noqa: E402
 
 # (module, function) -> group; a module alone -> its group. First match wins.
+# An engine module goes to the group of the step it serves.
 GROUPS = [
     (('charclasses', 'preprocess'), 'preprocess'), (('charclasses', 'remove_tab_lf_cr'), 'preprocess'),
+    (('engine_preprocess', None), 'preprocess'),
     (('parsing', None), 'parse'),
-    (('resolution', None), 'resolve'),
+    (('resolution', None), 'resolve'), (('engine_paths', None), 'resolve'),
     (('host', None), 'host'), (('nameprep', None), 'host'), (('ipaddr', None), 'host'),
+    (('engine_hosts', None), 'host'), (('engine_idna', None), 'host'),
     (('canonicalization', None), 'canonicalization'), (('encoding', None), 'canonicalization'),
+    (('engine_encoding', None), 'canonicalization'),
     (('serialization', None), 'serialize'),
     (('shortcuts', None), 'shortcut attempts'),
     (('trace', None), 'trace'),
+    (('charclasses', 'check_type'), 'entry (argument checks, dispatch)'),
     (('entry', None), 'entry (argument checks, dispatch)'),
 ]
 ORDER = ['preprocess', 'parse', 'resolve', 'host', 'canonicalization', 'serialize', 'shortcut attempts',
