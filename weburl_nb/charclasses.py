@@ -8,8 +8,9 @@ from __future__ import annotations
 from .support import TYPE_CHECKING, LazyRegex, NamedTuple  # noqa: F401 (re-exported)
 
 # %% auto 0
-__all__ = ['ALPHA', 'DIGIT', 'UNRESERVED', 'SLASH_CHARS', 'NOT_HIERARCHICAL_SCHEMES', 'DRIVE_SPEC_RE', 'NONCHARACTER_RULES',
-           'is_file_scheme', 'check_type', 'remove_tab_lf_cr', 'preprocess', 'replace_noncharacters']
+__all__ = ['ALPHA', 'DIGIT', 'UNRESERVED', 'SLASH_CHARS', 'NOT_HIERARCHICAL_SCHEMES', 'DRIVE_SPEC_RE', 'TRIMMED_CHARS',
+           'NONCHARACTER_RULES', 'is_file_scheme', 'check_type', 'remove_tab_lf_cr', 'preprocess',
+           'replace_noncharacters']
 
 # %% ../nbs/00_charclasses.ipynb 5
 ALPHA = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
@@ -48,7 +49,7 @@ DRIVE_SPEC_RE = LazyRegex(f'({_DRIVE_LETTER}){_DRIVE_SUFFIX}')
 _NONCHARACTERS = '\ud800-\udfff\ufdd0-\ufdef' + ''.join(
     chr(plane << 16 | 0xFFFE) + chr(plane << 16 | 0xFFFF) for plane in range(17))
 _NONCHARACTERS_RE = LazyRegex(f'[{_NONCHARACTERS}]')
-_TRIMMED = '\x0b\x0c '
+TRIMMED_CHARS = '\x0b\x0c '          # step 4 trims VT, FF and SPACE
 
 
 def remove_tab_lf_cr(s: str) -> str:
@@ -61,7 +62,7 @@ def preprocess(s: str, noncharacters: bool = True) -> str:
     if noncharacters:
         s = _NONCHARACTERS_RE.sub('\ufffd', s)              # step 2
     s = remove_tab_lf_cr(s)                                 # step 3
-    return s.strip(_TRIMMED)                                # step 4
+    return s.strip(TRIMMED_CHARS)                           # step 4
 
 # %% ../nbs/00_charclasses.ipynb 31
 _PAIR_RE = LazyRegex('[\ud800-\udbff][\udc00-\udfff]')

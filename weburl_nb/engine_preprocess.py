@@ -5,7 +5,7 @@
 # %% ../nbs/07a_engine_preprocess.ipynb 2
 from __future__ import annotations
 
-from .charclasses import _TRIMMED, LazyRegex, replace_noncharacters
+from .charclasses import TRIMMED_CHARS, LazyRegex, replace_noncharacters
 
 # %% auto 0
 __all__ = ['step2_may_replace', 'remove_tab_lf_cr', 'preprocess']
@@ -36,4 +36,4 @@ def preprocess(s: str, noncharacters: bool = True) -> str:
     "`preprocess_steps(s, noncharacters)`, by the pieces above."
     if noncharacters and not s.isascii() and step2_may_replace(s):   # ASCII: no call
         s = replace_noncharacters(s)                                    # step 2
-    return remove_tab_lf_cr(s).strip(_TRIMMED)                          # steps 3 and 4
+    return remove_tab_lf_cr(s).strip(TRIMMED_CHARS)                     # steps 3 and 4
