@@ -33,9 +33,13 @@ def is_canonical_name(s: str) -> bool:
 # %% ../nbs/07e_engine_hosts.ipynb 9
 _NUMBER = r'(?:0[xX][0-9A-Fa-f]*|0[0-7]*|[1-9][0-9]*)'
 _IPV4_RE = LazyRegex(rf'({_NUMBER})' + rf'(?:\.({_NUMBER}))?' * 3)
+_BYTE = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])'  # 0-255, no leading zero
+_DOTTED_QUAD = LazyRegex(rf'{_BYTE}\.{_BYTE}\.{_BYTE}\.{_BYTE}')
 
 def canonicalize_ipv4(s: str) -> str | None:
     "The IPv4 steps' answer for `s` (see IP addresses), short decimals read at once."
+    if _DOTTED_QUAD.fullmatch(s) is not None:
+        return s                        # already the steps' text (see above)
     m = _IPV4_RE.fullmatch(s)
     if m is None:
         return None
