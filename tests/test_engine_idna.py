@@ -22,9 +22,17 @@ BITS = {engine.UNASSIGNED: stringprep.in_table_a1, engine.PROHIBITED: nameprep_s
         engine.RTL_3_2: stringprep.in_table_d1, engine.LTR_3_2: stringprep.in_table_d2}
 
 
+@lru_cache(maxsize=None)
+def flags_table() -> engine.LearningTable:
+    "`code_point_flags` of every code point of Unicode, learned once for the tests below."
+    table = engine.LearningTable(engine.code_point_flags, bound=None)
+    ALL_UNICODE.translate(table)
+    return table
+
+
 def test_flags_on_every_code_point():
     "Each bit of each code point's flag character is the answer of the step's predicate."
-    table = engine.LearningTable(engine.code_point_flags, bound=None)
+    table = flags_table()
     for start in range(0, 0x110000, CHUNK):     # chunks: the steps' caches hold a chunk's answers
         chunk = ALL_UNICODE[start:start + CHUNK]
         flags = chunk.translate(table)
@@ -39,11 +47,19 @@ def test_flags_on_every_code_point():
 
 
 def test_map_on_every_code_point():
-    "The mapping table gives each code point what the Map step (step 3) gives it."
+    """The mapping table gives each code point what the Map step (step 3) gives it; the plain table
+    gives the same, or `NOT_PLAIN` when a character of it has a flag unassigned, prohibited or
+    right-to-left (flags as `test_flags_on_every_code_point` checks them)."""
     table = engine.LearningTable(nameprep_steps.b1_b2_map, bound=None)
+    flags = flags_table()
+    stop = engine.UNASSIGNED | engine.PROHIBITED | engine.RTL
     for start in range(0, 0x110000, CHUNK):
         chunk = ALL_UNICODE[start:start + CHUNK]
-        assert [c.translate(table) for c in chunk] == list(map(nameprep_steps.map_step, chunk)), start
+        theirs = list(map(nameprep_steps.map_step, chunk))
+        assert [c.translate(table) for c in chunk] == theirs, start
+        expected = [engine.NOT_PLAIN if any(ord(f) & stop for f in m.translate(flags)) else m
+                    for m in theirs]
+        assert [engine.plain_map(c, flags) for c in chunk] == expected, start
 
 
 def test_learning_table_is_bounded():
@@ -92,6 +108,20 @@ def test_nameprep_on_conformance_hosts():
                         nameprep_steps.nameprep(s, bidi, p.nameprep), (s, p.name, bidi)
 
 
+def check_plain_nameprep(s: str) -> None:
+    "A plain answer is the steps' Nameprep, with and without bidi, with no right-to-left character."
+    plain = engine.plain_nameprep(s)
+    if plain is not None:
+        assert plain == nameprep_steps.nameprep(s) == nameprep_steps.nameprep(s, True), s
+        assert not any(map(nameprep_steps.is_rtl, plain)), s
+
+
+def test_plain_nameprep_on_conformance_hosts():
+    for h in conformance_hosts():
+        for s in {h, h.upper(), steps.percent_decode_utf8(h)}:
+            check_plain_nameprep(s)
+
+
 def test_labels_on_conformance_hosts():
     for h in conformance_hosts():
         s = steps.replace_label_separators(steps.percent_decode_utf8(h))
@@ -125,6 +155,16 @@ def test_ascii_name_equals_steps(s, profile, scheme):
 @given(st.one_of(host_text, any_text), st.sampled_from(PROFILES), st.booleans())
 def test_nameprep_equals_steps(s, profile, bidi):
     assert engine.nameprep(s, bidi, profile.nameprep) == nameprep_steps.nameprep(s, bidi, profile.nameprep)
+
+
+@given(st.one_of(host_text, any_text))
+def test_plain_nameprep_equals_steps(s):
+    check_plain_nameprep(s)
+
+
+@given(st.one_of(host_text, any_text))
+def test_separators_equal_steps(s):
+    assert engine.replace_separators(s) == steps.replace_label_separators(s)
 
 
 @given(st.one_of(host_text, st.text(any_char, max_size=59)))

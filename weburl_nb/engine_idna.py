@@ -12,7 +12,6 @@ from weburl_nb.host import (  # wrapped: nbdev leaves it absolute
     Profile,
     canonicalize_host_steps,
     ipv4_overflows,
-    replace_label_separators,
     split_root_dot,
     split_root_separator,
     steps_profile,
@@ -34,10 +33,11 @@ from .ipaddr import canonicalize_ipv4
 from .nameprep import nfkc as nfkc_steps
 
 # %% auto 0
-__all__ = ['UNASSIGNED', 'PROHIBITED', 'RTL', 'LTR', 'RTL_3_2', 'LTR_3_2', 'MAP', 'FLAGS', 'FLAG_RE', 'is_ascii_name',
-           'canonicalize_ascii_name', 'LearningTable', 'code_point_flags', 'bidi_flags_pass', 'bidi_step', 'nfkc',
-           'nameprep', 'punycode_encode', 'punycode_label', 'label_to_ascii', 'convert_labels', 'is_idn_name',
-           'canonicalize_idn_name', 'canonicalize_name']
+__all__ = ['UNASSIGNED', 'PROHIBITED', 'RTL', 'LTR', 'RTL_3_2', 'LTR_3_2', 'MAP', 'FLAGS', 'FLAG_RE', 'THRESHOLDS', 'NOT_PLAIN',
+           'PLAIN', 'is_ascii_name', 'canonicalize_ascii_name', 'LearningTable', 'code_point_flags', 'bidi_flags_pass',
+           'bidi_step', 'nfkc', 'nameprep', 'punycode_encode', 'punycode_label', 'label_to_ascii', 'convert_labels',
+           'plain_map', 'plain_nameprep', 'is_idn_name', 'replace_separators', 'canonicalize_idn_name',
+           'canonicalize_name']
 
 # %% ../nbs/07d_engine_idna.ipynb 6
 _ASCII_NAME = LazyRegex('[A-Za-z0-9.-]+')
@@ -163,53 +163,91 @@ def nameprep(s: str, check_bidi: bool = False,
 
 # %% ../nbs/07d_engine_idna.ipynb 25
 _PUNYCODE_DIGITS = 'abcdefghijklmnopqrstuvwxyz0123456789'
+_NON_BASIC = LazyRegex('[^\x00-\x7f]')
 
 
-def _adapt(delta: int, points: int, first: bool) -> int:
-    "RFC 3492's bias adaptation (section 6.1)."
-    delta = delta // 700 if first else delta // 2
-    delta += delta // points
-    k = 0
-    while delta > 455:                          # ((base - t_min) * t_max) // 2
-        delta //= 35
-        k += 36
-    return k + 36 * delta // (delta + 38)
-
-
-def _write_delta(q: int, bias: int, out: list[str]) -> None:
-    "`q` as a generalized variable-length integer for `bias`, written to `out`."
-    k = 36
+def _thresholds(bias: int) -> tuple[tuple[int, int], ...]:
+    "The pairs (t, 36 - t) of a variable-length integer's places for `bias`, up to a t of 26."
+    pairs, k = [], 36
     while True:
         t = 1 if k <= bias else 26 if k >= bias + 26 else k - bias
-        if q < t:
-            break
-        out.append(_PUNYCODE_DIGITS[t + (q - t) % (36 - t)])
-        q = (q - t) // (36 - t)
+        pairs.append((t, 36 - t))
+        if t == 26:
+            return tuple(pairs)
         k += 36
-    out.append(_PUNYCODE_DIGITS[q])
+
+
+class _Thresholds(dict):
+    "`_thresholds(bias)` of each bias, kept when met."
+    def __missing__(self, bias: int) -> tuple[tuple[int, int], ...]:
+        self[bias] = out = _thresholds(bias)
+        return out
+
+
+THRESHOLDS = _Thresholds()
+
+
+def _digits(q: int, bias: int) -> str:
+    "`q` as a generalized variable-length integer for `bias`."
+    out = ''
+    for t, base_t in THRESHOLDS[bias]:
+        if q < t:
+            return out + _PUNYCODE_DIGITS[q]
+        q -= t
+        out += _PUNYCODE_DIGITS[t + q % base_t]
+        q //= base_t
+    while q >= 26:                              # every later place: t = 26
+        q -= 26
+        out += _PUNYCODE_DIGITS[26 + q % 10]
+        q //= 10
+    return out + _PUNYCODE_DIGITS[q]
 
 # %% ../nbs/07d_engine_idna.ipynb 26
 def punycode_encode(label: str) -> str:
     "RFC 3492's Punycode of `label`, as Python's `punycode` codec writes it."
-    codes = list(map(ord, label))
     basic = label.encode('ascii', 'ignore').decode('ascii')     # code points below 128
     b = done = len(basic)
+    if b >= len(label) - 1:                     # all basic, or one code point beyond
+        if b == len(label):
+            return basic + '-' if b else ''
+        p = _NON_BASIC.search(label).start()
+        digits = _digits((ord(label[p]) - 0x80) * (b + 1) + p, 72)
+        return basic + '-' + digits if b else digits
     out = [basic, '-'] if b else []
-    n, delta, bias = 0x80, 0, 72
-    for m in sorted(set(codes)):                # each code point beyond ASCII, in order
-        if m < 0x80:
+    codes = list(map(ord, label))
+    n, delta, bias = 0x7f, 0, 72                # `n`: the last code point written
+    for m in sorted(codes)[b:]:                 # each code point beyond ASCII, in order
+        if m == n:
             continue
-        delta += (m - n) * (done + 1)
+        delta += (m - n - 1) * (done + 1)
         for c in codes:
             if c < m:
                 delta += 1
-            elif c == m:
-                _write_delta(delta, bias, out)
-                bias = _adapt(delta, done + 1, done == b)
+            elif c == m:                        # `delta`, written for `bias`
+                q = delta
+                for t, base_t in THRESHOLDS[bias]:
+                    if q < t:
+                        break
+                    q -= t
+                    out.append(_PUNYCODE_DIGITS[t + q % base_t])
+                    q //= base_t
+                else:
+                    while q >= 26:
+                        q -= 26
+                        out.append(_PUNYCODE_DIGITS[26 + q % 10])
+                        q //= 10
+                out.append(_PUNYCODE_DIGITS[q])
+                done += 1                       # the bias adapted (section 6.1)
+                delta = delta // 700 if done == b + 1 else delta // 2
+                delta += delta // done
+                k = 0
+                while delta > 455:          # ((base - t_min) * t_max) // 2
+                    delta //= 35
+                    k += 36
+                bias = k + 36 * delta // (delta + 38)
                 delta = 0
-                done += 1
         delta += 1
-        n = m + 1
+        n = m
     return ''.join(out)
 
 # %% ../nbs/07d_engine_idna.ipynb 31
@@ -254,6 +292,33 @@ def convert_labels(labels: list[str], profile: Profile = THIS,
     return [label_to_ascii(label, profile, idn_enabled) for label in labels]
 
 # %% ../nbs/07d_engine_idna.ipynb 36
+NOT_PLAIN = '\uffff'            # a noncharacter: prohibited (table C.4)
+_NOT_PLAIN_BITS = UNASSIGNED | PROHIBITED | RTL
+_NOT_PLAIN_FLAG = _flag_class(_NOT_PLAIN_BITS)
+
+
+def plain_map(c: str, flags: dict = FLAGS) -> str:
+    "What the Map step makes of `c` when no character of it is unassigned, prohibited or RTL."
+    mapped = b1_b2_map(c)
+    if any(ord(flag) & _NOT_PLAIN_BITS for flag in mapped.translate(flags)):
+        return NOT_PLAIN
+    return mapped
+
+
+PLAIN = LearningTable(plain_map)
+
+
+def plain_nameprep(s: str) -> str | None:
+    "THIS's Nameprep of a plain `s` (none of its characters right-to-left); else `None`."
+    mapped = s.translate(PLAIN)                                 # step 3
+    if NOT_PLAIN in mapped:
+        return None
+    prepared = nfkc(mapped)                                     # step 7
+    if prepared != mapped and _NOT_PLAIN_FLAG.search(prepared.translate(FLAGS)):
+        return None                                             # steps 10-11
+    return prepared
+
+# %% ../nbs/07d_engine_idna.ipynb 40
 _NOT_IDN = LazyRegex('[%\t\n\r]')
 
 
@@ -261,32 +326,48 @@ def is_idn_name(s: str) -> bool:
     "Whether `s` has a character beyond ASCII and no `%`, TAB, LF or CR."
     return not s.isascii() and _NOT_IDN.search(s) is None
 
-# %% ../nbs/07d_engine_idna.ipynb 37
+# %% ../nbs/07d_engine_idna.ipynb 41
+def replace_separators(s: str) -> str:
+    "Step 15: every RFC 3490 label separator of `s` becomes `.`, by `str.replace`."
+    return s.replace('\u3002', '.').replace('\uff0e', '.').replace('\uff61', '.')
+
+
 def canonicalize_idn_name(s: str, scheme: str | None = None) -> str | None:
     "THIS's CanonicalizeHost of an `is_idn_name` host by the pieces above; or `None`."
-    prepared = nameprep(s)                                      # step 11
+    prepared = plain_nameprep(s)                                # step 11
+    plain = prepared is not None
     if prepared is None:
-        return None
-    rest, root_dot = split_root_dot(replace_label_separators(prepared))   # steps 15-16
+        prepared = nameprep(s)
+        if prepared is None:
+            return None
+    rest, root_dot = split_root_dot(replace_separators(prepared))   # steps 15-16
     labels = []
     for label in rest.split('.'):                               # steps 17, 20
-        converted = label_to_ascii(label)
+        if not plain:
+            converted = label_to_ascii(label)
+        elif not label.isascii():                               # step 20.2.1.2
+            converted = None if label.startswith('xn--') else punycode_label(label)
+        else:                                                   # step 20.2.1.3
+            converted = label if 0 < len(label) <= 63 else None
         if converted is None:
             return None
         labels.append(converted)
     out = '.'.join(labels) + ('.' if root_dot else '')          # steps 21-22
     if not is_ascii_name(out):
         return canonicalize_host_steps(s, scheme, THIS, nameprep=nameprep)   # the steps
+    if not '0' <= out[0] <= '9':
+        return out                                              # no address
     ipv4 = canonicalize_ipv4(out)                               # step 27
     return out if ipv4 is None else ipv4
 
-# %% ../nbs/07d_engine_idna.ipynb 41
+# %% ../nbs/07d_engine_idna.ipynb 45
 def canonicalize_name(s: str, scheme: str | None = None,
                       profile: Profile = THIS) -> str | None:
     "CanonicalizeHost by the routes above where the shape allows, else by the steps."
-    if is_ascii_name(s):
-        return canonicalize_ascii_name(s, scheme, profile)
-    as_this = profile is THIS or steps_profile(s, scheme, profile) is THIS
-    if as_this and is_idn_name(s):
+    if s.isascii():
+        if is_ascii_name(s):
+            return canonicalize_ascii_name(s, scheme, profile)
+    elif (_NOT_IDN.search(s) is None                            # `is_idn_name`
+          and (profile is THIS or steps_profile(s, scheme, profile) is THIS)):
         return canonicalize_idn_name(s, scheme)
     return canonicalize_host_steps(s, scheme, profile, nameprep=nameprep)
