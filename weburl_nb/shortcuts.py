@@ -11,6 +11,7 @@ from enum import Enum
 from functools import lru_cache
 
 from weburl_nb.canonicalization import (  # wrapped: nbdev leaves it absolute
+    DEFAULT_PORTS,
     FRAGMENT_OCTETS,
     PATH_OCTETS,
     QUERY_OCTETS,
@@ -304,6 +305,7 @@ _AUTHORITY_URL = LazyRegex(                     # no nested repeat: one class a 
     r'([A-Za-z0-9+.\-]{2,}):[/\\]{2}(?![/\\])'  # scheme, exactly two slash characters
     r'([^/\\?#]*)([^?#]*)'                      # authority, path
     r'(?:\?([^#]*))?(?:#(.*))?', re.DOTALL)     # query, fragment
+_DEFAULT_PORT_TEXT = {scheme: str(port) for scheme, port in DEFAULT_PORTS.items()}
 
 
 def repaired_absolute(url: str, base: str | None,
@@ -326,7 +328,9 @@ def repaired_absolute(url: str, base: str | None,
     host = canonicalize_host(host, scheme)                          # C5
     if host is None:
         return None
-    if port is not None:
+    if port is not None and port == _DEFAULT_PORT_TEXT.get(scheme):
+        port = None                             # quick exit (see above): C6 drops it
+    elif port is not None:
         port = canonicalize_port(port, scheme)                      # C6
         if port is None:
             return None
