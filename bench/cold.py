@@ -19,7 +19,7 @@ URL goes once through `url_to_canon_url` and once through `ada_url.normalize_url
 
 `step_shares` times, for distinct IDN hosts, where the host's time goes: the steps route
 (`canonicalize_host_steps` with the literal Nameprep and the `punycode` codec) against the engine
-route (`engine_idna`'s pieces). `cache_hit_rates` runs the warm corpora once each from empty host
+route (`engine_idna`'s pieces: for these plain hosts, `plain_nameprep` and `punycode_label`). `cache_hit_rates` runs the warm corpora once each from empty host
 caches and reports the share of host lookups the cache answered.
 """
 from __future__ import annotations
@@ -190,6 +190,12 @@ def _time(f, xs, repeat: int = 5) -> float:
     return best / len(xs) * 1e6
 
 
+def _plain_labels(labels: list[str]) -> list[str | None]:
+    "Step 20 as the engine takes a plain host's labels: `punycode_label` beyond ASCII (bidi passes)."
+    from weburl_nb import engine_idna as engine
+    return [engine.punycode_label(label) if not label.isascii() else label for label in labels]
+
+
 def step_shares(count: int = 2000) -> dict:
     """For `count` distinct IDN hosts (`münchen-<n>.de`, `ελλάδα-<n>.gr`, ...): microseconds per host of
     the whole host route and of its parts, steps route (before) and engine route (after)."""
@@ -201,13 +207,15 @@ def step_shares(count: int = 2000) -> dict:
     labels = [p.split('.') for p in prepared]
     words_only = [ls[0] for ls in labels]
     engine_route = getattr(engine, 'canonicalize_idn_name', None)
+    plain = getattr(engine, 'plain_nameprep', None)
     out = {'before': {'whole host': _time(host.canonicalize_host_steps, hosts),
                       'step 11: Nameprep': _time(nameprep.nameprep, hosts),
                       'step 20: labels to ASCII': _time(host.convert_labels, labels),
                       '  of which Punycode': _time(lambda w: w.encode('punycode'), words_only)},
            'after': {'whole host': _time(engine_route, hosts) if engine_route else None,
-                     'step 11: Nameprep': _time(engine.nameprep, hosts),
-                     'step 20: labels to ASCII': _time(engine.convert_labels, labels),
+                     'step 11: Nameprep': _time(plain or engine.nameprep, hosts),
+                     'step 20: labels to ASCII': _time(_plain_labels if plain else engine.convert_labels,
+                                                       labels),
                      '  of which Punycode': _time(engine.punycode_encode, words_only)}}
     for route in out.values():
         whole = route['whole host']

@@ -295,6 +295,7 @@ def convert_labels(labels: list[str], profile: Profile = THIS,
 NOT_PLAIN = '\uffff'            # a noncharacter: prohibited (table C.4)
 _NOT_PLAIN_BITS = UNASSIGNED | PROHIBITED | RTL
 _NOT_PLAIN_FLAG = _flag_class(_NOT_PLAIN_BITS)
+_NFKC = UNICODE_DATA['latest'].normalize       # `nfkc` below 256 characters (above)
 
 
 def plain_map(c: str, flags: dict = FLAGS) -> str:
@@ -313,7 +314,7 @@ def plain_nameprep(s: str) -> str | None:
     mapped = s.translate(PLAIN)                                 # step 3
     if NOT_PLAIN in mapped:
         return None
-    prepared = nfkc(mapped)                                     # step 7
+    prepared = _NFKC('NFKC', mapped) if len(mapped) < _LONG else nfkc(mapped)   # step 7
     if prepared != mapped and _NOT_PLAIN_FLAG.search(prepared.translate(FLAGS)):
         return None                                             # steps 10-11
     return prepared
@@ -353,7 +354,7 @@ def canonicalize_idn_name(s: str, scheme: str | None = None) -> str | None:
             return None
         labels.append(converted)
     out = '.'.join(labels) + ('.' if root_dot else '')          # steps 21-22
-    if not is_ascii_name(out):
+    if _ASCII_NAME.fullmatch(out) is None:                      # `is_ascii_name`
         return canonicalize_host_steps(s, scheme, THIS, nameprep=nameprep)   # the steps
     if not '0' <= out[0] <= '9':
         return out                                              # no address
