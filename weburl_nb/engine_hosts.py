@@ -171,8 +171,10 @@ def canonicalize_host(s: str, scheme: str | None = None,
         address = (bracketed_ipv6(s) if c == '[' else
                    canonicalize_ipv4(s) if '0' <= c <= '9' else None)
         if address is None:
+            if not s.isascii():
+                return cached_host_steps(s, scheme, profile)    # no ASCII name: the cache
             lowered = s.lower()
-            if s.isascii() and _CANONICAL_NAME.fullmatch(lowered):
+            if _CANONICAL_NAME.fullmatch(lowered):
                 return lowered          # see the Shape above (the steps' Nameprep)
         elif trace_for('host') is OFF:
             return address
