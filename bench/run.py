@@ -683,7 +683,6 @@ def bench_startup(runs: int = 20, url: str = 'http://example.com/') -> dict:
 
 OURS_STEPS = 'weburl_nb.url_to_canon_url_steps'
 MESSY_SEEDS = (18, 1018)        # the second seed is a second corpus: the targets are for the kinds
-STEPS_BASELINE = 10.8           # steps route / ada_url.normalize_url, seed 18, at 3cab3ad (before issue 18)
 TRACE_CALLS = {'trace_for': "trace_for('host')", 'step': "trace.step('6', s, t)",
                'note': "trace.note('6', s)",
                'fail': "trace.fail('28', 'host-forbidden-code-point', None, host=s)"}
@@ -945,7 +944,7 @@ def recorded_run() -> dict:
 
 
 def targets(result: dict) -> dict:
-    "Each target of issues 5, 12 and 18 -> met (True/False), from this run's figures alone."
+    "Each target of issues 5, 12, 18, 25 and 26 -> met (True/False), from this run's figures alone."
     t = {}
     c = result.get('corpora', {})
     if 'hrefs' in c:
@@ -971,8 +970,10 @@ def targets(result: dict) -> dict:
         worst = max(m['kinds'], key=lambda k: m['kinds'][k][OURS]['ratio_to_ada'])
         t[f'messy (seed {seed}): no kind of fault above 6 x ada (worst: {worst}, '
           f'{m["kinds"][worst][OURS]["ratio_to_ada"]:.2f})'] = m['kinds'][worst][OURS]['ratio_to_ada'] <= 6.0
-        t[f'messy (seed {seed}): steps route / ada <= {STEPS_BASELINE / 2:.2f} (2 x faster than '
-          f'{STEPS_BASELINE:.1f} before)'] = o[OURS_STEPS]['ratio_to_ada'] <= STEPS_BASELINE / 2
+        t[f'messy (seed {seed}): url_to_canon_url / ada_url.normalize_url <= 2.0 (issues 25, 26)'] = (
+            o[OURS]['ratio_to_ada'] <= 2.0)
+        # The steps route is the spec layer as written since issue 25 (no speed machinery by design):
+        # its column is reported, no longer a target (issue 18 had asked it 2 x faster than 10.8).
         t[f'messy (seed {seed}): at least 90% of outputs differ from the inputs'] = m['summary']['differ_share'] >= 0.9
         if 'trace_off_cost' in m:
             t[f'messy (seed {seed}): tracing off costs <= 3%, steps route ({m["trace_off_cost"]:+.1%})'] = (
