@@ -116,6 +116,19 @@ RESTS_ON: dict[str, list[str]] = {
     + _range("host", "", 15, 17) + _range("host", "", 20, 22) + _range("host", "", 25, 30),
 }
 
+# piece -> the pytest node id that pairs it with its literal step: the test `make proofs` runs
+# after planting a fault in the piece (its answer changed on some inputs); it must turn red.
+PAIRED_TEST: dict[str, str] = {
+    # --- preprocessing, parsing, resolution, dot segments (07a, 07c) ---
+
+    # --- hosts, IP addresses, Nameprep, IDNA (07d, 07e) ---
+
+    # --- percent-encoding, charsets, canonicalization (07b) ---
+
+    # --- shortcuts and entry (07f, 07g) ---
+
+}
+
 _DEF = re.compile(r"^(?:def|class)\s+(\w+)|^(\w+)(?:\s*:[^=\n]+)?\s*=", re.MULTILINE)
 _HEAD = re.compile(r"^(#{1,6})\s+(.+?)\s*$", re.MULTILINE)
 _CLAIM = re.compile(r"^\*{1,2}Claim\.\*{1,2}", re.MULTILINE)
