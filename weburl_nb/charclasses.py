@@ -46,7 +46,7 @@ _DRIVE_SUFFIX = '(?:[:|]|%3[Aa]|%7[Cc])'
 DRIVE_SPEC_RE = LazyRegex(f'({_DRIVE_LETTER}){_DRIVE_SUFFIX}')
 
 # %% ../nbs/00_charclasses.ipynb 27
-_NONCHARACTERS = '\ud800-\udfff\ufdd0-\ufdef' + ''.join(
+_NONCHARACTERS = r'\ud800-\udfff\ufdd0-\ufdef' + ''.join(
     chr(plane << 16 | 0xFFFE) + chr(plane << 16 | 0xFFFF) for plane in range(17))
 _NONCHARACTERS_RE = LazyRegex(f'[{_NONCHARACTERS}]')
 TRIMMED_CHARS = '\x0b\x0c '          # step 4 trims VT, FF and SPACE
@@ -65,8 +65,8 @@ def preprocess(s: str, noncharacters: bool = True) -> str:
     return s.strip(TRIMMED_CHARS)                           # step 4
 
 # %% ../nbs/00_charclasses.ipynb 31
-_PAIR_RE = LazyRegex('[\ud800-\udbff][\udc00-\udfff]')
-_SURROGATES = '\ud800-\udfff'
+_PAIR_RE = LazyRegex(r'[\ud800-\udbff][\udc00-\udfff]')
+_SURROGATES = r'\ud800-\udfff'
 _SURROGATES_RE = LazyRegex(f'[{_SURROGATES}]')
 _BMP_NONCHARACTERS_RE = LazyRegex('[\ufdd0-\ufdef\ufffe\uffff]')
 NONCHARACTER_RULES = ('replace', 'keep', 'drop')

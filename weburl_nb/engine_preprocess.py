@@ -12,7 +12,7 @@ __all__ = ['step2_may_replace', 'remove_tab_lf_cr', 'preprocess']
 
 # %% ../nbs/07a_engine_preprocess.ipynb 8
 _MAYBE_NONCHARACTER_RE = LazyRegex(          # the third test's four ranges
-    '[\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff\U0001fffe-\U0010ffff]')
+    r'[\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff\U0001fffe-\U0010ffff]')
 
 
 def step2_may_replace(s: str) -> bool:

@@ -65,10 +65,9 @@ class ParsedURL(NamedTuple):
     def _repr_html_(self) -> str:
         "A one-row table for Jupyter: each component (*missing* vs `''`), then the flags."
         from html import escape  # only when displayed
-        def cell(v):
-            return '<i>missing</i>' if v is None else f'<code>{escape(repr(v))}</code>'
         names = [*COMPONENTS, 'invalid', 'hierarchical']
-        values = [cell(v) for v in self[:8]] + [str(self.invalid), str(self.hierarchical)]
+        values = ['<i>missing</i>' if v is None else f'<code>{escape(repr(v))}</code>'
+                  for v in self[:8]] + [str(self.invalid), str(self.hierarchical)]
         head = ''.join(f'<th>{k}</th>' for k in names)
         row = ''.join(f'<td>{v}</td>' for v in values)
         return f'<table class="parsed-url"><tr>{head}</tr><tr>{row}</tr></table>'
