@@ -16,7 +16,7 @@ export WEBURL_TESTDATA := $(TESTDATA)
 BENCHDATA ?= $(or $(WEBURL_BENCHDATA),../shared/bench)
 FUZZ_SECONDS ?= 600
 
-.PHONY: help install dev lab run fuzz fuzz-smoke export outputs readme test pytest nbtest check-sync lint conformance test-matrix test-wheel site site-test serve bench bench-record bench-scale bench-scale-record
+.PHONY: help install dev lab run proofs fuzz fuzz-smoke export outputs readme test pytest nbtest check-sync lint conformance test-matrix test-wheel site site-test serve bench bench-record bench-scale bench-scale-record
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -80,6 +80,9 @@ pytest:  ## the pytest suite (conformance cases, API and CLI tests)
 $(VENV)/.installed-fuzz: setup.py settings.ini pyproject.toml | $(VENV)/bin/python
 	$(VENV)/bin/python -m pip install -q -e '.[fuzz]' || echo "atheris could not be installed: fuzzing falls back to plain mutation"
 	touch $@
+
+proofs:  ## plant a fault in each engine piece in turn and run its pairing test (tools/proofs.py): `caught N of N`, else it fails
+	$(PY) tools/plant_faults.py $(PROOFS_ARGS)
 
 fuzz-smoke: $(VENV)/.installed-fuzz  ## 20 s of fuzzing (part of `make test`; atheris if installed, else plain mutation)
 	WEBURL_BENCHDATA=$(BENCHDATA) $(PY) tools/fuzz.py --smoke

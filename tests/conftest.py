@@ -71,9 +71,14 @@ def pytest_terminal_summary(terminalreporter):
 
 import os
 
-from hypothesis import settings
+from hypothesis import Phase, settings
 
-# Property tests: a quick default (a few seconds in all), a long profile for deliberate runs.
+# Property tests: a quick default (a few seconds in all), a long profile for deliberate runs, and
+# the profile of `make proofs` (tools/plant_faults.py): the same examples every run, no shrinking
+# (a planted fault needs only to be seen, not minimized) and no example database.
 settings.register_profile("quick", max_examples=150, deadline=None)
 settings.register_profile("long", max_examples=20_000, deadline=None)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "quick"))
+settings.register_profile("proofs", max_examples=150, deadline=None, derandomize=True,
+                          database=None, phases=[Phase.explicit, Phase.generate])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE",
+                                     "proofs" if os.environ.get("WEBURL_PROOFS") else "quick"))
