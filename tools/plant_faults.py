@@ -215,7 +215,7 @@ def main(argv=None) -> int:
         base = Path(tmp)
         copy_tree(base / "clean")
         # the pairing tests must pass before any fault is planted
-        nodes = sorted(set(PAIRED_TEST[p] for p in pieces))
+        nodes = sorted({PAIRED_TEST[p] for p in pieces})
         env_ok = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                                  "--no-header", *nodes], cwd=base / "clean",
                                 env={**os.environ, "PYTHONPATH": str(base / "clean"),
@@ -226,7 +226,7 @@ def main(argv=None) -> int:
             return 1
         with ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
             verdicts = dict(zip(pieces, ex.map(
-                lambda p: plant(p, PAIRED_TEST[p], base, a.timeout, a.control), pieces)))
+                lambda p: plant(p, PAIRED_TEST[p], base, a.timeout, a.control), pieces), strict=True))
     width = max(map(len, pieces))
     for p in pieces:
         verdict, detail = verdicts[p]
