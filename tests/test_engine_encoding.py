@@ -1,7 +1,8 @@
-"""The engine of percent-encoding and C8 (`engine_encoding`) against the steps of Canonicalization,
-piece by piece: C8's decoding (both decodings), `encode_path`, C7-C8 with the quick exits, the
-fragment, the charset labels kept, and C1-C11 with the engine's pieces on every conformance input.
-`percent_encode` itself is paired with the plain steps in test_percent_encode.py.
+"""The engine of percent-encoding and canonicalization (`engine_encoding`) against the steps of
+Canonicalization, piece by piece: C8's decoding (both decodings), C8, C7-C8 with the quick exits,
+the fragment, user-info and query, the charset labels kept, the rounds of C9 skipped (against the
+rounds, on chains of many), and C1-C11 of the engine on every conformance input. Percent-encoding by
+runs itself is paired with the plain steps in test_percent_encode.py.
 
 Each comparison must be able to fail: `test_the_comparisons_catch_a_broken_engine` has Hypothesis
 find, for a few broken variants of the engine, an input where the variant and the steps differ.
@@ -31,25 +32,25 @@ schemes = st.sampled_from(['http', 'file', 'mailto', 'about', None])
 
 @given(paths, st.booleans())
 def test_decode_unreserved(s, literal):
-    assert engine.decode_unreserved(s, literal) == steps.decode_unreserved(s, literal)
+    assert engine.decode_unreserved_by_split(s, literal) == steps.decode_unreserved(s, literal)
 
 
 @given(paths, st.booleans(), schemes)
 def test_encode_path(path, hierarchical, scheme):
     rooted = steps.root_path(path, hierarchical)
-    assert engine.encode_path(rooted, hierarchical, scheme) == \
+    assert engine.encode_path_by_runs(rooted, hierarchical, scheme) == \
         steps.encode_path(rooted, hierarchical, scheme)
 
 
 @given(st.one_of(st.none(), paths), st.booleans(), schemes)
 def test_canonicalize_path(path, hierarchical, scheme):
-    assert engine.canonicalize_path(path, hierarchical, scheme) == \
+    assert engine.canonicalize_path_by_runs(path, hierarchical, scheme) == \
         steps.canonicalize_path(path, hierarchical, scheme)
 
 
 @given(st.one_of(st.none(), st.text(st.sampled_from('a #?%\x00\x1f\x7f\x80\x85\x9f\xa0é😀\ud800'))))
 def test_canonicalize_fragment(fragment):
-    assert engine.canonicalize_fragment(fragment) == steps.canonicalize_fragment(fragment)
+    assert engine.canonicalize_fragment_by_runs(fragment) == steps.canonicalize_fragment(fragment)
 
 
 @given(st.one_of(st.sampled_from(sorted(encoding.labels())), st.text(max_size=12)))
@@ -59,11 +60,75 @@ def test_charset_encoding(label):
             return f(label)
         except LookupError:
             return LookupError
-    assert outcome(engine.charset_encoding) == outcome(encoding.charset_encoding)
+    assert outcome(engine.cached_charset_encoding) == outcome(encoding.charset_encoding)
+
+
+users = st.one_of(st.none(), st.text(st.sampled_from('a :@%/é\x00\ud800'), max_size=8))
+
+
+@given(users, users)
+def test_canonicalize_userinfo(user, password):
+    assert engine.canonicalize_userinfo_by_runs(user, password) == \
+        steps.canonicalize_userinfo(user, password)
+
+
+@given(st.one_of(st.none(), st.text(st.sampled_from('a =&?#"%\\é表ｱ\x1b\ud800😀'), max_size=12)),
+       st.sampled_from([None, 'shift_jis', 'gb18030', 'iso-2022-jp', 'windows-1252', 'utf-16']),
+       st.booleans())
+def test_canonicalize_query(query, charset, hierarchical):
+    assert engine.canonicalize_query_by_runs(query, charset, hierarchical) == \
+        steps.canonicalize_query(query, charset, hierarchical)
+
+
+# C9's rounds: chains of `///` + a segment, mostly spellings of `localhost`, some other hosts,
+# drives, escapes and extra slashes, so that the skip starts, stops and starts again
+SEGMENTS = st.sampled_from(['///localhost'] * 6 + ['///LOCALHOST', '///%6Cocalhost', '////localhost',
+                            '///loc%61lhost', '///h', '///c|', '//localhost', '///localhost/x',
+                            '///%2e', '///a%2fb', '/'])
+chains = st.tuples(st.sampled_from(['localhost', 'LocalHost', '', 'h']),
+                   st.lists(SEGMENTS, max_size=300), st.sampled_from(['', '/x', '///c|/y', '/%7%41']))
+
+
+def _file_url(host, segments, tail):
+    from weburl_nb.parsing import ParsedURL
+    return ParsedURL('file', host=host, path=''.join(segments) + tail, hierarchical=True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(chains)
+def test_localhost_rounds_skipped_equal_the_rounds(chain):
+    u = _file_url(*chain)
+    assert engine.canonicalize_by_engine(u, None, THIS) == steps.canonicalize_checked(u, None, THIS)
+
+
+@settings(max_examples=30, deadline=None)
+@given(chains, st.integers(40, 4000))
+def test_the_bound_on_rounds_is_the_steps_bound(chain, budget):
+    "With a small budget the rounds stop early; the engine's skip stops at the same round."
+    u = _file_url(*chain)
+    saved = steps.HOSTPATH_BUDGET
+    steps.HOSTPATH_BUDGET = budget
+    try:
+        assert engine.canonicalize_by_engine(u, None, THIS) == steps.canonicalize_checked(u, None, THIS)
+    finally:
+        steps.HOSTPATH_BUDGET = saved
+
+
+def test_explain_answers_a_megabyte_of_rounds():
+    "The steps on a 1 MB chain of `///localhost`: bounded rounds, an answer in seconds."
+    import time
+
+    from weburl_nb import url_to_canon_url
+    from weburl_nb.explain import explain
+    url = 'file://localhost' + '///localhost' * 80_000 + '/x'
+    t = time.perf_counter()
+    result = explain(url).result
+    assert time.perf_counter() - t < 30
+    assert result == url_to_canon_url(url)
 
 
 @pytest.mark.skipif(not data_dir().is_dir(), reason="conformance data not found")
-def test_canonicalize_checked_on_the_conformance_inputs():
+def test_canonicalize_by_engine_on_the_conformance_inputs():
     cases = [c for f in files() for c in load(f)]
     for c in cases:
         base = parse_url(c.get("base") or c.get("data", ""))
@@ -73,19 +138,19 @@ def test_canonicalize_checked_on_the_conformance_inputs():
             want = steps.canonicalize_checked(u, charset, THIS)
         except LookupError:
             continue
-        assert engine.canonicalize_checked(u, charset, THIS) == want, c
+        assert engine.canonicalize_by_engine(u, charset, THIS) == want, c
 
 
 def _broken_decode(s, literal=False):
     "The engine's decoding with the note's hold-back lost."
-    return engine.decode_unreserved(s, True)
+    return engine.decode_unreserved_by_split(s, True)
 
 
 def _broken_path(path, hierarchical, scheme):
     "C7-C8 with the quick exit taken for any path of kept characters, escapes or not."
     if hierarchical and path and engine._PATH_KEPT.fullmatch(path) is not None:
         return engine._decode_piece(path, engine._LITERAL_ESCAPE_SPLIT)
-    return engine.canonicalize_path(path, hierarchical, scheme)
+    return engine.canonicalize_path_by_runs(path, hierarchical, scheme)
 
 
 def test_the_comparisons_catch_a_broken_engine():

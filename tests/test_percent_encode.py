@@ -1,6 +1,6 @@
-"""`percent_encode` against the steps read plainly: encode the whole string, escape it byte by byte,
+"""Percent-encoding against the steps read plainly: encode the whole string, escape it byte by byte,
 decode it back. Both routes are checked: the steps of Canonicalization (`canonicalization`) and the
-engine (`engine_encoding`: kept text skipped, runs of characters escaped at once, escapes of legacy
+engine (`percent_encode_by_runs`: kept text skipped, runs of characters escaped at once, escapes of legacy
 characters kept, long strings in blocks). Random strings, sets of octets and charsets check that
 each gives the plain answer, the `ValueError` of the departure "no legacy decoders" included.
 """
@@ -11,7 +11,7 @@ from weburl_nb import engine_encoding
 from weburl_nb.canonicalization import (C1_OCTETS, FRAGMENT_OCTETS, OPAQUE_PATH_OCTETS, PATH_OCTETS,
                                         QUERY_OCTETS, USERINFO_OCTETS, EncodeSet)
 from weburl_nb.canonicalization import percent_encode as percent_encode_steps
-from weburl_nb.engine_encoding import percent_encode, run_tables
+from weburl_nb.engine_encoding import percent_encode_by_runs, run_tables
 from weburl_nb.encoding import charset_encoding, encoder_for
 
 CHARSETS = [None, 'utf-8', 'shift_jis', 'euc-jp', 'iso-2022-jp', 'euc-kr', 'big5', 'gbk', 'gb18030',
@@ -57,7 +57,7 @@ def outcome(f, *args):
 def test_percent_encode_is_the_plain_steps(s, charset, octets):
     want = outcome(plain, s, charset, octets)
     assert outcome(percent_encode_steps, s, charset, octets) == want
-    assert outcome(percent_encode, s, charset, octets) == want
+    assert outcome(percent_encode_by_runs, s, charset, octets) == want
 
 
 @given(text, st.sampled_from(CHARSETS), octet_sets, st.integers(1, 7))
@@ -66,7 +66,7 @@ def test_blocks_may_end_anywhere(s, charset, octets, block):
     saved = engine_encoding._ESCAPE_BLOCK
     engine_encoding._ESCAPE_BLOCK = block
     try:
-        assert outcome(percent_encode, s, charset, octets) == outcome(plain, s, charset, octets)
+        assert outcome(percent_encode_by_runs, s, charset, octets) == outcome(plain, s, charset, octets)
     finally:
         engine_encoding._ESCAPE_BLOCK = saved
 
@@ -75,6 +75,6 @@ def test_blocks_may_end_anywhere(s, charset, octets, block):
 def test_escapes_kept_per_character_stay_bounded(charset):
     "More distinct characters than the cache holds: it empties itself and the answers stay plain."
     s = ''.join(map(chr, range(0x4E00, 0x4E00 + engine_encoding._CHAR_ESCAPES_MAX + 500)))
-    assert percent_encode(s, charset, QUERY_OCTETS) == plain(s, charset, QUERY_OCTETS)
+    assert percent_encode_by_runs(s, charset, QUERY_OCTETS) == plain(s, charset, QUERY_OCTETS)
     for table in run_tables(QUERY_OCTETS).char_escapes.values():
         assert len(table) <= engine_encoding._CHAR_ESCAPES_MAX

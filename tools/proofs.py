@@ -91,17 +91,23 @@ RESTS_ON: dict[str, list[str]] = {
     "map_step": _steps("nameprep", "step-3", "step-7", "step-9", "step-10"),
     # The host cache: of the scheme, the steps read only whether it is `file`
     "cached_host_steps": _steps("host", "step-26", "step-30"),
-    # Engine: percent-encoding and C8. Charset labels, kept (it rests on no numbered step)
-    "charset_encoding": [],
+    # Engine: percent-encoding and canonicalization. Charset labels, kept (it rests on no numbered step)
+    "cached_charset_encoding": [],
     # Percent-encoding by runs
-    "percent_encode": _range("canonicalization", "percent-encode-", 1, 8),
+    "percent_encode_by_runs": _range("canonicalization", "percent-encode-", 1, 8),
     # Decoding by one split
-    "decode_unreserved": _steps("canonicalization", "c8"),
+    "decode_unreserved_by_split": _steps("canonicalization", "c8"),
     # The note's question, only where it can arise; paths that need no step, or one
-    "encode_path": _steps("canonicalization", "c7", "c8"),
-    "canonicalize_path": _steps("canonicalization", "c7", "c8"),
-    # The fragment, and C1-C11 with these pieces
-    "canonicalize_fragment": _steps("canonicalization", "c11"),
+    "encode_path_by_runs": _steps("canonicalization", "c7", "c8"),
+    "canonicalize_path_by_runs": _steps("canonicalization", "c7", "c8"),
+    # The fragment; user-info and query
+    "canonicalize_fragment_by_runs": _steps("canonicalization", "c11"),
+    "canonicalize_userinfo_by_runs": _steps("canonicalization", "c3"),
+    "canonicalize_query_by_runs": _steps("canonicalization", "c11"),
+    # The rounds of C9, skipped
+    "skip_localhost_rounds": _steps("canonicalization", "c4", "c5", "c6", "c7", "c8", "c9"),
+    # C1-C11 of the engine
+    "canonicalize_by_engine": CANON,
     # Engine: internationalized names. Host names of ASCII letters, digits and hyphens
     "canonicalize_ascii_name": _range("host", "", 2, 22) + _range("host", "", 24, 30)
     + _steps("nameprep", "step-3", "step-7", "step-10"),
@@ -124,6 +130,16 @@ PAIRED_TEST: dict[str, str] = {
     # --- hosts, IP addresses, Nameprep, IDNA (07d, 07e) ---
 
     # --- percent-encoding, charsets, canonicalization (07b) ---
+    "cached_charset_encoding": "tests/test_engine_encoding.py::test_charset_encoding",
+    "percent_encode_by_runs": "tests/test_percent_encode.py::test_percent_encode_is_the_plain_steps",
+    "decode_unreserved_by_split": "tests/test_engine_encoding.py::test_decode_unreserved",
+    "encode_path_by_runs": "tests/test_engine_encoding.py::test_encode_path",
+    "canonicalize_path_by_runs": "tests/test_engine_encoding.py::test_canonicalize_path",
+    "canonicalize_fragment_by_runs": "tests/test_engine_encoding.py::test_canonicalize_fragment",
+    "canonicalize_userinfo_by_runs": "tests/test_engine_encoding.py::test_canonicalize_userinfo",
+    "canonicalize_query_by_runs": "tests/test_engine_encoding.py::test_canonicalize_query",
+    "skip_localhost_rounds": "tests/test_engine_encoding.py::test_localhost_rounds_skipped_equal_the_rounds",
+    "canonicalize_by_engine": "tests/test_engine_encoding.py::test_canonicalize_by_engine_on_the_conformance_inputs",
 
     # --- shortcuts and entry (07f, 07g) ---
 

@@ -5,8 +5,6 @@
 # %% ../nbs/06_canonicalization.ipynb 2
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from .charclasses import DRIVE_SPEC_RE, NOT_HIERARCHICAL_SCHEMES, UNRESERVED, LazyRegex, is_file_scheme
 from .encoding import encoder, encoder_for
 from .host import Profile, canonicalize_host_steps
@@ -16,10 +14,11 @@ from .trace import register, trace_for
 
 # %% auto 0
 __all__ = ['LEGACY_ESCAPED', 'USERINFO_OCTETS', 'PATH_OCTETS', 'QUERY_OCTETS', 'OPAQUE_PATH_OCTETS', 'C1_OCTETS',
-           'FRAGMENT_OCTETS', 'DEFAULT_PORTS', 'EncodeSet', 'percent_encode', 'canonicalize_scheme',
-           'canonicalize_userinfo', 'canonicalize_file_hostpath', 'canonicalize_port', 'root_path', 'makes_new_escape',
-           'decode_unreserved', 'encode_path', 'canonicalize_path', 'read_path_again', 'protect_double_slash',
-           'canonicalize_query', 'canonicalize_fragment', 'unresolved_path', 'canonicalize_checked', 'port_failure']
+           'FRAGMENT_OCTETS', 'DEFAULT_PORTS', 'HOSTPATH_BUDGET', 'EncodeSet', 'percent_encode', 'canonicalize_scheme',
+           'canonicalize_userinfo', 'canonicalize_file_hostpath', 'canonicalize_port', 'port_failure', 'root_path',
+           'makes_new_escape', 'decode_unreserved', 'encode_path', 'canonicalize_path', 'read_path_again',
+           'path_is_settled', 'hostpath_rounds', 'canonicalize_hostpath', 'protect_double_slash', 'canonicalize_query',
+           'canonicalize_fragment', 'unresolved_path', 'canonicalize_checked']
 
 # %% ../nbs/06_canonicalization.ipynb 7
 class EncodeSet:
@@ -77,8 +76,8 @@ def canonicalize_scheme(scheme: str | None) -> str | None:
     return scheme.lower() if scheme is not None and scheme.isascii() else scheme
 
 # %% ../nbs/06_canonicalization.ipynb 20
-def canonicalize_userinfo(user: str | None, password: str | None, *,
-                          encode: Callable = percent_encode) -> tuple[str | None, str | None]:
+def canonicalize_userinfo(user: str | None,
+                          password: str | None) -> tuple[str | None, str | None]:
     "C3: drop an empty password, then an empty lone user; percent-encode both."
     if user is None and password is None:
         return None, None
@@ -87,9 +86,9 @@ def canonicalize_userinfo(user: str | None, password: str | None, *,
     if user == '' and password is None:
         user = None
     if user is not None:
-        user = encode(user, None, USERINFO_OCTETS)
+        user = percent_encode(user, None, USERINFO_OCTETS)
     if password is not None:
-        password = encode(password, None, USERINFO_OCTETS)
+        password = percent_encode(password, None, USERINFO_OCTETS)
     return user, password
 
 # %% ../nbs/06_canonicalization.ipynb 23
@@ -141,6 +140,11 @@ def canonicalize_port(port: str, scheme: str | None) -> str | None:
         return ''
     return str(p) if p <= 65535 else None
 
+
+def port_failure(port: str) -> str:
+    "Why C6 fails for `port`: `port-out-of-range` if digits, else `port-not-digits`."
+    return 'port-out-of-range' if _DIGITS_RE.fullmatch(port) else 'port-not-digits'
+
 # %% ../nbs/06_canonicalization.ipynb 29
 def root_path(path: str | None, hierarchical: bool) -> str | None:
     "C7: a hierarchical URL's path, starting with `/` (`/` if missing or empty)."
@@ -169,131 +173,62 @@ def decode_unreserved(s: str, literal: bool = False) -> str:
     return _ESCAPE_RE.sub(decode, s)
 
 # %% ../nbs/06_canonicalization.ipynb 35
-def encode_path(path: str | None, hierarchical: bool, scheme: str | None, *,
-                encode: Callable = percent_encode,
-                decode: Callable = decode_unreserved) -> str | None:
+def encode_path(path: str | None, hierarchical: bool, scheme: str | None) -> str | None:
     "C8: unreserved escapes decoded (hierarchical, `mailto:`), then the path encoded."
     if path is None:
         return None
     if not (hierarchical or scheme == 'mailto'):
-        return encode(path, None, OPAQUE_PATH_OCTETS)
-    literal = encode(decode(path, literal=True), None, PATH_OCTETS)     # steps 1-2
-    held = encode(decode(path), None, PATH_OCTETS)
-    if literal != held and not _settled(literal, hierarchical, scheme, encode, decode):
+        return percent_encode(path, None, OPAQUE_PATH_OCTETS)
+    literal = percent_encode(decode_unreserved(path, literal=True), None, PATH_OCTETS)  # 1-2
+    held = percent_encode(decode_unreserved(path), None, PATH_OCTETS)
+    if literal != held and not path_is_settled(literal, hierarchical, scheme):
         return held                 # departure: decoding makes no new escape
     return literal
 
 
-def canonicalize_path(path: str | None, hierarchical: bool, scheme: str | None, *,
-                      encode: Callable = percent_encode,
-                      decode: Callable = decode_unreserved) -> str | None:
+def canonicalize_path(path: str | None, hierarchical: bool, scheme: str | None) -> str | None:
     "C7 and C8: `encode_path(root_path(path, hierarchical), hierarchical, scheme)`."
-    return encode_path(root_path(path, hierarchical), hierarchical, scheme,
-                       encode=encode, decode=decode)
+    return encode_path(root_path(path, hierarchical), hierarchical, scheme)
 
-
-def read_path_again(path: str | None, hierarchical: bool, scheme: str | None, *,
-                    encode: Callable = percent_encode,
-                    decode: Callable = decode_unreserved) -> str | None:
+# %% ../nbs/06_canonicalization.ipynb 37
+def read_path_again(path: str | None, hierarchical: bool, scheme: str | None) -> str | None:
     "The path a second reading makes of canonical `path`: resolution's cleaning, C7-C8."
     if hierarchical and path:
         path = decode_file_slashes(path) if is_file_scheme(scheme) else path
         path = remove_dot_segments(path)
-    return canonicalize_path(path, hierarchical, scheme, encode=encode, decode=decode)
+    return canonicalize_path(path, hierarchical, scheme)
 
 
-def _settled(path: str | None, hierarchical: bool, scheme: str | None,
-             encode: Callable, decode: Callable) -> bool:
+def path_is_settled(path: str | None, hierarchical: bool, scheme: str | None) -> bool:
     "Is the URL with C8's `path` a fixed point (after the C9 rounds, for `file`)?"
     if is_file_scheme(scheme):      # each round decodes what the one before completed
-        while (again := canonicalize_path(path, True, scheme, encode=encode,
-                                          decode=decode)) != path:
+        while (again := canonicalize_path(path, True, scheme)) != path:
             path = again
-    again = read_path_again(path, hierarchical, scheme, encode=encode, decode=decode)
-    return again == path
+    return read_path_again(path, hierarchical, scheme) == path
 
-# %% ../nbs/06_canonicalization.ipynb 38
-def protect_double_slash(path: str | None, scheme: str | None, user, password, host,
-                         port) -> str | None:
-    "C10: `/.` before a path starting with `//` that would read as an authority."
-    # departure: C10 outside the five schemes (not only the never-hierarchical ones)
-    if (path is not None and path.startswith('//') and scheme not in NOT_HIERARCHICAL_SCHEMES
-            and user is None and password is None and port is None and not host):
-        return '/.' + path
-    return path
-
-# %% ../nbs/06_canonicalization.ipynb 41
-def canonicalize_query(query: str | None, encoding: str | None, hierarchical: bool, *,
-                       encode: Callable = percent_encode) -> str | None:
-    "C11: the query percent-encoded in `encoding` (UTF-8 if not hierarchical)."
-    if query is None:
-        return None
-    return encode(query, encoding if hierarchical else None, QUERY_OCTETS)
+# %% ../nbs/06_canonicalization.ipynb 40
+HOSTPATH_BUDGET = 1 << 22           # characters of path the C4-C9 rounds may read in all
 
 
-_C1_RE = LazyRegex('[\x80-\x9f]')
+def hostpath_rounds(path: str | None) -> int:
+    "The most C4-C9 rounds for `path`: as many as `HOSTPATH_BUDGET` allows, at least 16."
+    return max(16, HOSTPATH_BUDGET // (len(path or '') + 1))
 
 
-def canonicalize_fragment(fragment: str | None, *,
-                          encode: Callable = percent_encode) -> str | None:
-    "C11: escape C1 controls as UTF-8, then C0 controls and DEL; other characters stay."
-    if fragment is None:
-        return None
-    fragment = _C1_RE.sub(lambda m: encode(m.group(), None, C1_OCTETS), fragment)
-    return encode(fragment, None, FRAGMENT_OCTETS)
-
-# %% ../nbs/06_canonicalization.ipynb 44
-_MAX_HOSTPATH_ROUNDS = 16
-_LOCALHOST_ROUND_RE = LazyRegex(r'/{3,}+([^/\\]*+)(?=///)')   # `///host`, then `///`
-
-
-def _skip_localhost_rounds(path: str, scheme: str, profile: Profile,
-                           host: Callable = canonicalize_host_steps) -> str:
-    "`path` after the C4-C9 rounds that each move one more `///localhost` away (C9)."
-    end = 0
-    while (m := _LOCALHOST_ROUND_RE.match(path, end)) is not None:
-        name = host(m.group(1), scheme, profile)
-        if name is None or name.lower() != 'localhost':
-            break
-        end = m.end()
-    return path[end:] if end else path
-
-
-def unresolved_path(u: ParsedURL) -> str | None:
-    "The path of hierarchical *u* if resolution would change it, or None."
-    if u.invalid or not u.hierarchical or not u.path:
-        return None
-    is_file = is_file_scheme(u.scheme)
-    clean = remove_dot_segments(decode_file_slashes(u.path) if is_file else u.path)
-    return None if clean == u.path else u.path
-
-
-def canonicalize_checked(u: ParsedURL, charset: str | None, profile: Profile, *,
-                         host: Callable = canonicalize_host_steps,
-                         encode: Callable = percent_encode,
-                         encode_path: Callable = encode_path) -> ParsedURL:
-    "C1-C11 on a resolved URL *u*, the host in `profile`, the query in `charset`."
-    scheme, user, password, name, port, path, query, fragment, invalid, hierarchical = u
-    # C1: an invalid URL stays as it is.
-    if invalid:
-        return u
+def canonicalize_hostpath(scheme: str | None, name: str | None, port: str | None,
+                          path: str | None, hierarchical: bool,
+                          profile: Profile) -> tuple[str | None, str | None, str | None] | ParsedURL:
+    "C4-C9: host, port and path, in rounds while a `file:` URL's host or path changes."
     trace = trace_for('canon')
-    # C2: the scheme, lowercased.
-    scheme = trace.step('C2', scheme, canonicalize_scheme(scheme))
-    # C3: user and password: empty parts dropped, the rest percent-encoded.
-    if user is not None or password is not None:
-        user, password = trace.step('C3', (user, password),
-                                    canonicalize_userinfo(user, password, encode=encode))
     is_file = is_file_scheme(scheme)
-    hierarchical = hierarchical or is_file
-    for _ in range(_MAX_HOSTPATH_ROUNDS):
+    for _ in range(hostpath_rounds(path)):
         original = name, path
         # C4 (HOSTPATH), `file:` only: drives, `localhost` and UNC slashes.
         if is_file:
             name, path = trace.step('C4', original, canonicalize_file_hostpath(name, path))
         # C5: the host through CanonicalizeHost; if that fails, so does the URL.
         if name is not None:
-            if (canon := host(name, scheme, profile)) is None:
+            if (canon := canonicalize_host_steps(name, scheme, profile)) is None:
                 return trace.fail('C5', 'host-invalid', INVALID, host=name)
             name = trace.step('C5', name, canon)
         # C6: the port, without leading zeros or the default; any other port fails.
@@ -305,28 +240,79 @@ def canonicalize_checked(u: ParsedURL, charset: str | None, profile: Profile, *,
         path = trace.step('C7', path, root_path(path, hierarchical))
         # C8: unreserved escapes decoded, the rest percent-encoded.
         path = trace.step('C8', path, encode_path(path, hierarchical, scheme))
-        # C9: a `file:` URL whose host or path changed goes round again (see above).
+        # C9: a `file:` URL whose host or path changed goes round again.
         if not is_file or (name, path) == original:
             break
-        if name is not None and name.lower() == 'localhost':
-            path = _skip_localhost_rounds(path, scheme, profile, host)
+    return name, port, path
+
+# %% ../nbs/06_canonicalization.ipynb 43
+def protect_double_slash(path: str | None, scheme: str | None, user, password, host,
+                         port) -> str | None:
+    "C10: `/.` before a path starting with `//` that would read as an authority."
+    # departure: C10 outside the five schemes (not only the never-hierarchical ones)
+    if (path is not None and path.startswith('//') and scheme not in NOT_HIERARCHICAL_SCHEMES
+            and user is None and password is None and port is None and not host):
+        return '/.' + path
+    return path
+
+# %% ../nbs/06_canonicalization.ipynb 46
+def canonicalize_query(query: str | None, encoding: str | None,
+                       hierarchical: bool) -> str | None:
+    "C11: the query percent-encoded in `encoding` (UTF-8 if not hierarchical)."
+    if query is None:
+        return None
+    return percent_encode(query, encoding if hierarchical else None, QUERY_OCTETS)
+
+
+_C1_RE = LazyRegex('[\x80-\x9f]')
+
+
+def canonicalize_fragment(fragment: str | None) -> str | None:
+    "C11: escape C1 controls as UTF-8, then C0 controls and DEL; other characters stay."
+    if fragment is None:
+        return None
+    fragment = _C1_RE.sub(lambda m: percent_encode(m.group(), None, C1_OCTETS), fragment)
+    return percent_encode(fragment, None, FRAGMENT_OCTETS)
+
+# %% ../nbs/06_canonicalization.ipynb 50
+def unresolved_path(u: ParsedURL) -> str | None:
+    "The path of hierarchical *u* if resolution would change it, or None."
+    if u.invalid or not u.hierarchical or not u.path:
+        return None
+    is_file = is_file_scheme(u.scheme)
+    clean = remove_dot_segments(decode_file_slashes(u.path) if is_file else u.path)
+    return None if clean == u.path else u.path
+
+# %% ../nbs/06_canonicalization.ipynb 51
+def canonicalize_checked(u: ParsedURL, charset: str | None, profile: Profile) -> ParsedURL:
+    "C1-C11 on a resolved URL *u*, the host in `profile`, the query in `charset`."
+    scheme, user, password, name, port, path, query, fragment, invalid, hierarchical = u
+    # C1: an invalid URL stays as it is.
+    if invalid:
+        return u
+    trace = trace_for('canon')
+    # C2: the scheme, lowercased.
+    scheme = trace.step('C2', scheme, canonicalize_scheme(scheme))
+    # C3: user and password: empty parts dropped, the rest percent-encoded.
+    if user is not None or password is not None:
+        user, password = trace.step('C3', (user, password),
+                                    canonicalize_userinfo(user, password))
+    hierarchical = hierarchical or is_file_scheme(scheme)
+    # C4-C9: host, port and path, in rounds for `file:` (above).
+    hostpath = canonicalize_hostpath(scheme, name, port, path, hierarchical, profile)
+    if isinstance(hostpath, ParsedURL):
+        return hostpath
+    name, port, path = hostpath
     # C10: a path starting with `//` protected by `/.`.
     path = trace.step('C10', path,
                       protect_double_slash(path, scheme, user, password, name, port))
     # C11: the query in the document's encoding, the fragment's controls escaped.
     query, fragment = trace.step('C11', (query, fragment), (
-        canonicalize_query(query, charset, hierarchical, encode=encode),
-        canonicalize_fragment(fragment, encode=encode)))
+        canonicalize_query(query, charset, hierarchical), canonicalize_fragment(fragment)))
     return ParsedURL(scheme, user, password, name, port, path, query, fragment, False,
                      hierarchical)
 
-
-def port_failure(port: str) -> str:
-    "Why C6 fails for `port`: `port-out-of-range` if digits, else `port-not-digits`."
-    return 'port-out-of-range' if _DIGITS_RE.fullmatch(port) else 'port-not-digits'
-
-
-# %% ../nbs/06_canonicalization.ipynb 46
+# %% ../nbs/06_canonicalization.ipynb 53
 register('canon', 'Canonicalization', 'canonicalization', {
     'C2': 'scheme lowercased',
     'C3': 'user-info: empty parts dropped, the rest percent-encoded',

@@ -10,8 +10,7 @@ from collections.abc import Callable
 from .canonicalization import canonicalize_checked, unresolved_path
 from .charclasses import NamedTuple, check_type
 from .charclasses import preprocess as preprocess_steps
-from .engine_encoding import canonicalize_checked as canonicalize_engine
-from .engine_encoding import encoder_for
+from .engine_encoding import cached_encoder_for, canonicalize_by_engine
 from .engine_paths import remove_dot_segments
 from .engine_preprocess import preprocess
 from .host import THIS, Profile, profile_for
@@ -31,7 +30,7 @@ def check_options(func: str, charset, browser) -> tuple[str | None, Profile]:
     "`charset` and the profile named `browser`, checked for function `func`."
     charset = check_type(func, 'charset', charset, str, optional=True)
     if charset is not None:
-        encoder_for(charset)                # LookupError for a label naming no encoding
+        cached_encoder_for(charset)         # LookupError for a label naming no encoding
     return charset, profile_for(check_type(func, 'browser', browser))
 
 
@@ -102,7 +101,7 @@ def url_to_canon_url(url: str, base: str | None = None, charset: str | None = No
         url, base, charset, profile = check_arguments('url_to_canon_url', url, base,
                                                       charset, browser)
         if profile is not THIS:                 # the shortcuts are THIS's
-            return _stages(url, base, charset, profile, canonicalize=canonicalize_engine,
+            return _stages(url, base, charset, profile, canonicalize=canonicalize_by_engine,
                            remove_dots=remove_dot_segments, preprocess=preprocess).result
     for tier in URL_TIERS if base is None else LINK_TIERS:     # the shortcuts, in order
         out = tier(url, base, charset)
@@ -110,7 +109,7 @@ def url_to_canon_url(url: str, base: str | None = None, charset: str | None = No
             return out
     parsed_base = None if base is None else base_record(base).parsed
     return _stages(url, base, charset, THIS, parsed_base,
-                   canonicalize=canonicalize_engine, remove_dots=remove_dot_segments,
+                   canonicalize=canonicalize_by_engine, remove_dots=remove_dot_segments,
                    preprocess=preprocess).result
 
 # %% ../nbs/07g_entry.ipynb 20

@@ -17,20 +17,20 @@ from weburl_nb.canonicalization import (  # wrapped: nbdev leaves it absolute
     QUERY_OCTETS,
     EncodeSet,
     canonicalize_port,
-    canonicalize_query,
     canonicalize_scheme,
-    canonicalize_userinfo,
     protect_double_slash,
 )
 from weburl_nb.engine_encoding import (
     MAY_MAKE_ESCAPE,
     UNRESERVED_ESCAPES,
-    canonicalize_checked,
-    canonicalize_fragment,
-    canonicalize_path,
-    encode_path,
+    canonicalize_by_engine,
+    canonicalize_fragment_by_runs,
+    canonicalize_path_by_runs,
+    canonicalize_query_by_runs,
+    canonicalize_userinfo_by_runs,
+    encode_path_by_runs,
     escape_alternatives,
-    percent_encode,
+    percent_encode_by_runs,
 )
 
 from .charclasses import NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, LazyRegex, NamedTuple, is_file_scheme
@@ -204,7 +204,7 @@ def _encoded_shape(url: str) -> LinkShape | None:
     rooted = m.start(1) == 0
     if url.find('/.', 0 if rooted else start, end) >= 0:
         return None
-    text = percent_encode(url[start:end], None, PATH_OCTETS) + url[end:]   # C8
+    text = percent_encode_by_runs(url[start:end], None, PATH_OCTETS) + url[end:]   # C8
     if rooted:
         return LinkShape('rooted', 0, '/' + text)
     return LinkShape('relative', start // 3, text)
@@ -262,7 +262,7 @@ def _base_record(base: str) -> BaseRecord:
     scheme = canonicalize_scheme(b.scheme)
     if scheme is None or _no_shortcut_scheme(scheme):
         return BaseRecord(b, None, None)
-    c = canonicalize_checked(b._replace(path='', query=None, fragment=None), None, THIS)
+    c = canonicalize_by_engine(b._replace(path='', query=None, fragment=None), None, THIS)
     if c.invalid or not c.host:
         return BaseRecord(b, None, None)
     return BaseRecord(b, scheme, c[1:5])
@@ -295,10 +295,9 @@ def fast_relative(url: str, base: str | None, charset: str | None) -> str | NoSh
     else:
         path, query = settled_path(b.path, False, remove_dots=remove_dot_segments), b.query  # 5
     return serialize_components(scheme, *record.authority,             # serialize
-                                canonicalize_path(path, True, scheme),      # C7-C8
-                                canonicalize_query(query, charset, True,    # C11
-                                                   encode=percent_encode),
-                                canonicalize_fragment(fragment))
+                                canonicalize_path_by_runs(path, True, scheme),      # C7-C8
+                                canonicalize_query_by_runs(query, charset, True),   # C11
+                                canonicalize_fragment_by_runs(fragment))
 
 # %% ../nbs/07f_shortcuts.ipynb 29
 _AUTHORITY_URL = LazyRegex(                     # no nested repeat: one class a group
@@ -337,16 +336,15 @@ def repaired_absolute(url: str, base: str | None,
         port = port or None
     if '\\' in path or '/.' in path or '/%2' in path:               # else: no dot-segment
         path = remove_dot_segments(path)                            # resolution
-    path = canonicalize_path(path, True, scheme)                    # C7-C8
+    path = canonicalize_path_by_runs(path, True, scheme)            # C7-C8
     if user is not None or password is not None:
-        user, password = canonicalize_userinfo(user, password,
-                                               encode=percent_encode)  # C3
+        user, password = canonicalize_userinfo_by_runs(user, password)  # C3
     if not host:                                                    # else: C10 changes nothing
         path = protect_double_slash(path, scheme, user, password, host, port)   # C10
     if query is not None:
-        query = canonicalize_query(query, charset, True, encode=percent_encode)  # C11
+        query = canonicalize_query_by_runs(query, charset, True)    # C11
     if fragment is not None:
-        fragment = canonicalize_fragment(fragment)                  # C11
+        fragment = canonicalize_fragment_by_runs(fragment)          # C11
     return serialize_components(scheme, user, password, host, port, path,  # serialize
                                 query, fragment)
 
@@ -399,11 +397,10 @@ def file_shape(s: str, charset: str | None) -> str | NoShortcut:
     if path[2:3] == ':' and path[1].isascii() and path[1].isalpha() and path[3:4] != '/':
         return NO_SHORTCUT                      # C4: a drive not followed by `/`
     if escaped or not path.isascii():
-        path = encode_path(path, True, 'file')                      # C8
+        path = encode_path_by_runs(path, True, 'file')              # C8
     return serialize_components('file', None, None, host, None, path,  # serialize
-                                canonicalize_query(query, charset, True,    # C11
-                                                   encode=percent_encode),
-                                canonicalize_fragment(fragment))
+                                canonicalize_query_by_runs(query, charset, True),   # C11
+                                canonicalize_fragment_by_runs(fragment))
 
 # %% ../nbs/07f_shortcuts.ipynb 37
 def parsed_once(url: str, base: str | None,
@@ -421,7 +418,7 @@ def parsed_once(url: str, base: str | None,
     if r.hierarchical and (r.has_authority or r.path or r.query is not None
                            or r.fragment is not None):
         r = resolve_relative_url(r, r, remove_dots=remove_dot_segments)  # resolution 9
-    return serialize_parsed_url(canonicalize_checked(r, charset, THIS))
+    return serialize_parsed_url(canonicalize_by_engine(r, charset, THIS))
 
 # %% ../nbs/07f_shortcuts.ipynb 40
 URL_TIERS: tuple[Tier, ...] = (unchanged_url, repaired_absolute, parsed_once)
