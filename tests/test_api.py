@@ -13,7 +13,8 @@ def test_exported_names():
     assert weburl_nb.__all__ == ['ParsedURL', 'parse_url', 'resolve_url', 'canonicalize_parsed_url',
                                  'serialize_parsed_url', 'url_to_canon_url', 'canonicalize_many',
                                  'profile_for', 'compare', 'explain', 'surt', 'same_resource',
-                                 'url_key']
+                                 'url_key', 'registrable_domain', 'public_suffix', 'same_site',
+                                 'site_key', 'cc_index_columns']
 
 
 @pytest.mark.parametrize("call, argument", [

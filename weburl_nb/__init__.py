@@ -19,7 +19,9 @@ from .serialization import serialize_parsed_url
 
 # The names imported on first use, and the module of each.
 _LAZY = {'compare': 'browsers', 'explain': 'explain', 'surt': 'keys',
-         'same_resource': 'keys', 'url_key': 'keys', 'canonicalize_many': 'batch'}
+         'same_resource': 'keys', 'url_key': 'keys', 'canonicalize_many': 'batch',
+         'registrable_domain': 'site_keys', 'public_suffix': 'site_keys',
+         'same_site': 'site_keys', 'site_key': 'site_keys', 'cc_index_columns': 'site_keys'}
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:                       # read by type checkers and editors, never run
@@ -27,10 +29,12 @@ if TYPE_CHECKING:                       # read by type checkers and editors, nev
     from weburl_nb.browsers import compare
     from weburl_nb.explain import explain
     from weburl_nb.keys import same_resource, surt, url_key
+    from weburl_nb.site_keys import cc_index_columns, public_suffix, registrable_domain, same_site, site_key
 
 __all__ = ['ParsedURL', 'parse_url', 'resolve_url', 'canonicalize_parsed_url', 'serialize_parsed_url',
            'url_to_canon_url', 'canonicalize_many', 'profile_for', 'compare', 'explain',
-           'surt', 'same_resource', 'url_key']
+           'surt', 'same_resource', 'url_key', 'registrable_domain', 'public_suffix',
+           'same_site', 'site_key', 'cc_index_columns']
 
 
 def __getattr__(name: str):

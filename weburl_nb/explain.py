@@ -9,12 +9,15 @@ import html
 import os
 import unicodedata
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .entry import pipeline
 from .keys import UrlKey
 from .parsing import ParsedURL, parse_url
-from .serialization import serialize_parsed_url
 from .trace import REASONS, SECTIONS, Recording, Step, quiet, step_anchor
+
+if TYPE_CHECKING:                   # the site key: its module is imported only when used
+    from weburl_nb.site_keys import SiteKey
 
 # %% auto 0
 __all__ = ['WIDE', 'CONTEXT', 'VALUES', 'Explanation', 'explain']
@@ -153,10 +156,10 @@ def _no_base(steps: list[Step]) -> list[Step]:
 
 
 def explain(url: str, base: str | None = None, charset: str | None = None,
-            browser: str = 'this', *, key: UrlKey | None = None) -> Explanation:
+            browser: str = 'this', *, key: UrlKey | SiteKey | None = None) -> Explanation:
     "Canonicalize `url` as `url_to_canon_url` does, recording the steps that changed or decided something."
-    if key is not None and not isinstance(key, UrlKey):
-        raise TypeError(f'explain() option key must be a UrlKey, '
+    if key is not None and not callable(getattr(key, 'of_canonical', None)):
+        raise TypeError(f'explain() option key must be a UrlKey or a SiteKey, '
                         f'not {type(key).__name__}')
     with Recording() as rec:
         stages = pipeline(url, base, charset, browser, caller='explain')
@@ -164,7 +167,7 @@ def explain(url: str, base: str | None = None, charset: str | None = None,
         parsed = parse_url(url, browser)
     steps = rec.steps if base is not None else _no_base(rec.steps)
     keyed = None
-    if key is not None and stages.result is not None:     # beyond the spec: K1-K13
-        keyed = serialize_parsed_url(key.apply(parse_url(stages.result), steps))
+    if key is not None and stages.result is not None:     # beyond the spec: K1-K13, the site
+        keyed = key.of_canonical(stages.result, steps)
     return Explanation(url, base, charset, browser, stages.result, parsed, stages.resolved,
                        stages.canonical, tuple(steps), keyed)

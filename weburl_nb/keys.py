@@ -23,7 +23,7 @@ __all__ = ['IA_KEEPS', 'DEFAULT_PORTS', 'QUERY_SESSIONS', 'TRACKING_PARAMS', 'PA
            'SURT_STYLES', 'unescape_then_escape', 'trim_host_dots', 'merge_path_segments', 'lowercase', 'strip_www',
            'drop_user_info', 'strip_path_session_id', 'strip_trailing_slash', 'strip_query_session_ids', 'sort_query',
            'drop_empty_query', 'drop_params', 'KeyStep', 'UrlKey', 'url_key', 'ia_surt_form', 'surt_host', 'surt',
-           'same_resource']
+           'precise_surt_form', 'same_resource']
 
 # %% ../nbs/15_keys.ipynb 7
 _HEX = frozenset(b'0123456789abcdefABCDEF')
@@ -343,7 +343,11 @@ class UrlKey:
         canon = url_to_canon_url(url, base, charset, browser)
         if canon is None:
             return None
-        return serialize_parsed_url(self.apply(parse_url(canon)))
+        return self.of_canonical(canon)
+
+    def of_canonical(self, canon: str, record: list[Step] | None = None) -> str | None:
+        "The key of the canonical URL `canon`; the steps that changed it go to `record`."
+        return serialize_parsed_url(self.apply(parse_url(canon), record))
 
 # %% ../nbs/15_keys.ipynb 33
 def url_key(url: str, base: str | None = None, charset: str | None = None, *,
@@ -413,10 +417,17 @@ def surt(url: str, base: str | None = None, charset: str | None = None, *,
     # departure: the Internet Archive's canonicalizer (precise: the spec's alone)
     if not u.host:
         return canon                            # step 6: no host to reorder
-    port = u.port
-    host = surt_host(u.host, strip_www) + (':' + port if port else '')   # steps 1-4
-    rest = (u.path or '') + ('' if u.query is None else '?' + u.query)  # step 5
-    return f'{u.scheme}://({host},){rest}' if with_scheme else f'{host}){rest}'
+    return precise_surt_form(u.scheme or '', u.host, u.port, u.path, u.query, strip_www,
+                             with_scheme)
+
+
+def precise_surt_form(scheme: str, host: str, port: str | None, path: str | None,
+                      query: str | None, strip_www: bool = True,
+                      with_scheme: bool = False) -> str:
+    "The SURT key of a canonical URL's parts, `host` not empty (steps 1-5)."
+    host = surt_host(host, strip_www) + (':' + port if port else '')     # steps 1-4
+    rest = (path or '') + ('' if query is None else '?' + query)          # step 5
+    return f'{scheme}://({host},){rest}' if with_scheme else f'{host}){rest}'
 
 # %% ../nbs/15_keys.ipynb 49
 def _resource(name: str, url, base, charset, browser: str = 'this') -> ParsedURL | None:

@@ -36,6 +36,7 @@ ALGORITHMS = {
                          ("The steps to percent-encode", "percent-encode-", True)],
     "serialization": [("The steps to serialize", "", True)],
     "encodings": [("", None, True)],          # one encoder per heading: ids like shift-jis-step-2
+    "site_keys": [("The steps to find the public suffix", "", True)],
 }
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
