@@ -271,3 +271,16 @@ def test_bad_base_is_one_usage_error_before_any_input(base, why):
     lines = [line for line in bad.stderr.splitlines() if b"error" in line]
     assert len(lines) == 1 and lines[0].startswith(b"weburl: error: argument --base: " + why)
     assert run(["--base", base, "http://ok/"]).returncode == 2            # arguments as well
+
+
+def test_site_and_site_key_in_processes():
+    "`--site` and `--key=site` through the relay (`-j 2`): same lines as one process, in order."
+    lines = b"".join(b"http://www%d.example.co.uk/\nhttp://10.0.0.%d/\nbad %d\n" % (i, i % 250, i)
+                     for i in range(30_000))
+    one, two = run(["--site"], lines), run(["-j", "2", "--site"], lines)
+    assert one.returncode == two.returncode == 1
+    assert one.stdout == two.stdout
+    assert one.stdout.split(b"\n")[:4] == [b"example.co.uk", b"", b"", b"example.co.uk"]
+    assert one.stderr.count(b"\n") == 30_000                      # the `bad` lines alone
+    keyed = run(["-j", "2", "--key=site,private"], b"http://10.0.0.1/\nhttp://a.blogspot.com/x\n")
+    assert keyed.stdout == b"10.0.0.1\na.blogspot.com\n"

@@ -64,14 +64,14 @@ def _base_problem(args: argparse.Namespace) -> str | None:
 
 # %% ../nbs/08_cli.ipynb 6
 def _valued_flags(argv: list[str]) -> tuple[list[str], dict[str, str]]:
-    "*argv* with `--surt=STYLE` and `--key=OPTIONS` made bare flags, and those values."
+    "*argv* with `--surt=STYLE`, `--key=OPTIONS` and `--site=private` made bare flags, and those values."
     rest: list[str] = []
     values: dict[str, str] = {}
     for i, arg in enumerate(argv):
         if arg == '--':                        # the rest are URLs
             return rest + argv[i:], values
         name, eq, value = arg.partition('=')
-        if eq and name in ('--surt', '--key'):
+        if eq and name in ('--surt', '--key', '--site'):
             values[name[2:]] = value
             arg = name
         rest.append(arg)
@@ -96,6 +96,37 @@ def _key_words(text: str, presets: Mapping[str, tuple[str, ...]]) -> dict:
     return options
 
 # %% ../nbs/08_cli.ipynb 7
+def _site_options(p: argparse.ArgumentParser, args: argparse.Namespace,
+                  values: dict[str, str]) -> None:
+    "`args.site`: a `SiteKey` for `--site` or `--key=site`, else None (errors: exit 2)."
+    words = values.get('key', '').split(',') if args.key else []
+    keyed = words[0] == 'site' if words else False
+    if not (args.site or keyed):
+        args.site = None
+        return                          # (`weburl_nb.site_keys`: only when asked for)
+    from weburl_nb.site_keys import SiteKey, SuffixListMissing, suffix_list
+    flag = '--key=site' if keyed else '--site'
+    if args.site and args.key:
+        p.error('--site and --key: choose one (--key=site groups by site)')
+    rest = words[1:] if keyed else [w for w in values.get('site', '').split(',') if w]
+    if any(w != 'private' for w in rest):
+        p.error(f'argument {flag}: unknown option {",".join(rest)!r}: the one option is private')
+    try:
+        suffix_list()
+    except SuffixListMissing as e:
+        p.error(f'argument {flag}: {e}')
+    args.site, args.key = SiteKey(private=bool(rest), host_fallback=keyed), None
+
+
+def _version_with_list(p: argparse.ArgumentParser) -> None:
+    "`--version`'s text followed by the Public Suffix List's date (read only for `--version`)."
+    from weburl_nb.site_keys import psl_version
+    for action in p._actions:                   # argparse keeps the text on the action
+        if isinstance(action, argparse._VersionAction) and action.version:
+            action.version += '\n' + psl_version()
+    p.formatter_class = argparse.RawDescriptionHelpFormatter    # the lines as they are
+
+
 def _key_options(p: argparse.ArgumentParser, args: argparse.Namespace,
                  values: dict[str, str]) -> None:
     "`args.surt`: the style or None; `args.key`: a `UrlKey` or None (errors: exit 2)."
@@ -143,19 +174,26 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         "--surt=ia: the Internet Archive's key")
     p.add_argument('--key', action='store_true',
                    help='print a dedup key: the canonical URL without fragment; '
-                        '--key=sort-query,drop-params=tracking,...: more steps')
+                        '--key=sort-query,drop-params=tracking,...: more steps; '
+                        '--key=site: the registrable domain, else the host')
+    p.add_argument('--site', action='store_true',
+                   help="print each URL's registrable domain (Public Suffix List); "
+                        '--site=private: with its private section')
     p.add_argument('-j', '--jobs', type=_jobs, default=1, metavar='N',
                    help='processes to share the work (0: one per core; default 1)')
     p.add_argument('--progress', action=argparse.BooleanOptionalAction, default=None,
                    help='count and rate on standard error (default: on a terminal)')
     p.add_argument('--version', action='version', version=f'weburl {__version__}')
     argv, values = _valued_flags(sys.argv[1:] if argv is None else argv)
+    if '--version' in argv[:argv.index('--') if '--' in argv else None]:
+        _version_with_list(p)
     args = p.parse_args(argv)
+    _site_options(p, args, values)
     _key_options(p, args, values)
-    if (args.surt or args.key) and (args.json or args.compare):
-        p.error('--surt and --key go with neither --json nor --compare')
-    if args.surt and args.key:
-        p.error('--surt and --key: choose one')
+    if (args.surt or args.key or args.site) and (args.json or args.compare):
+        p.error('--surt, --key and --site go with neither --json nor --compare')
+    if sum(map(bool, (args.surt, args.key, args.site))) > 1:
+        p.error('--surt, --key and --site: choose one')
     if args.explain and (args.surt == 'precise' or args.compare):
         p.error('--explain goes with neither --surt nor --compare')
     if args.base is not None and (why := _base_problem(args)) is not None:
@@ -189,7 +227,7 @@ def convert_lines(lines: list[str], args: argparse.Namespace
         return [f'{t}\n' for t in tables], []
     if args.explain:
         from weburl_nb.explain import explain
-        key = args.key
+        key = args.key or args.site
         if args.surt == 'ia':
             from weburl_nb.keys import IA_KEY as key
         found = [explain(t, args.base, args.charset, args.browser, key=key)
@@ -206,6 +244,10 @@ def convert_lines(lines: list[str], args: argparse.Namespace
         from weburl_nb.keys import surt
         out = [surt(t, args.base, args.charset, browser=args.browser, style=args.surt)
                for t in lines]
+    elif args.site:                                   # no site for a valid URL: not an error
+        canon = canonicalize_many(lines, args.base, args.charset, args.browser)
+        sites = [c and args.site.of_canonical(c) for c in canon]
+        return [s or '' for s in sites], [i for i, c in enumerate(canon) if c is None]
     else:
         out = list(canonicalize_many(lines, args.base, args.charset, args.browser,
                                      args.key))
