@@ -23,6 +23,7 @@ import pytest
 
 from weburl_nb.canonicalization import QUERY_OCTETS, canonicalize_query
 from weburl_nb.encoding import DATA_FILE, encoder, labels
+from weburl_nb.engine_codecs import codec_encoder
 
 ENV_VAR = 'WEBURL_ENCODING_DATA'
 ROOT = Path(__file__).resolve().parent.parent
@@ -268,10 +269,11 @@ def test_iso_2022_jp_state_changes():
     "Mixed strings: every switch between ASCII, Roman and jis0208 as the Standard's handler makes it."
     pool = 'a?~\\\x1b\x0e\xa5\u203e\u4e00\u3042\uff71\u2212\u1000\ud800\u2460\u2170'
     rng = random.Random(20261121)
-    encode = encoder('ISO-2022-JP')
     for _ in range(5000):
         text = ''.join(rng.choice(pool) for _ in range(rng.randrange(1, 12)))
-        assert encode(text) == ref_iso_2022_jp(text), repr(text)
+        want = ref_iso_2022_jp(text)
+        assert encoder('ISO-2022-JP')(text) == want, repr(text)
+        assert codec_encoder('ISO-2022-JP')(text) == want, repr(text)
 
 
 @pytest.mark.parametrize('name', [n for n in legacy_names() if n != 'ISO-2022-JP'])
@@ -281,6 +283,7 @@ def test_every_bmp_code_point(name):
     text = ''.join(map(chr, BMP))
     expected = b''.join(ref(cp) or b'?' for cp in BMP)
     assert encoder(name)(text) == expected
+    assert codec_encoder(name)(text) == expected
     assert canonicalize_query(text, name, True) == ref_query(expected)
 
 

@@ -63,6 +63,26 @@ def test_charset_encoding(label):
     assert outcome(engine.cached_charset_encoding) == outcome(encoding.charset_encoding)
 
 
+LEGACY = sorted(set(encoding.labels().values()) - encoding.NOT_ASCII_COMPATIBLE - {'UTF-8'})
+# ASCII, the characters that switch ISO-2022-JP's states or that step 2 refuses, characters of
+# every table, characters each lacks, gb18030's four-byte forms, lone surrogates
+ENCODABLE = ('a?~\\\x00\x1b\x0e\x0f\x7f\x80\xa5\u203e\u2212\uff0d\uff71\u4e00\u3042\u2460\u2170\u1000'
+             '\xe9\u20ac\u0416\ud55c\u5341\ue5e5\ue7c7\ue78d\uf780\ud800\U0001f600')
+encodable = st.text(st.one_of(st.sampled_from(ENCODABLE), st.characters()), max_size=16)
+
+
+@given(encodable, st.sampled_from(LEGACY))
+def test_codec_encoders_are_the_plain_encoders(s, name):
+    from weburl_nb import engine_codecs
+    assert engine_codecs.codec_encoder(name)(s) == encoding.encoder(name)(s)
+
+
+@given(st.text(st.sampled_from(ENCODABLE), max_size=24))
+def test_iso_2022_jp_by_runs_is_the_plain_encoder(s):
+    from weburl_nb import engine_codecs
+    assert engine_codecs.iso_2022_jp_by_runs(s) == encoding.encoder('ISO-2022-JP')(s)
+
+
 users = st.one_of(st.none(), st.text(st.sampled_from('a :@%/é\x00\ud800'), max_size=8))
 
 

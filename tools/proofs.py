@@ -108,6 +108,9 @@ RESTS_ON: dict[str, list[str]] = {
     "skip_localhost_rounds": _steps("canonicalization", "c4", "c5", "c6", "c7", "c8", "c9"),
     # C1-C11 of the engine
     "canonicalize_by_engine": CANON,
+    # Engine: codecs. Encoders by codec; ISO-2022-JP by runs (the encoders of Encodings: steps 5-6)
+    "codec_encoder": _range("canonicalization", "percent-encode-", 5, 6),
+    "iso_2022_jp_by_runs": _range("canonicalization", "percent-encode-", 5, 6),
     # Engine: internationalized names. Host names of ASCII letters, digits and hyphens
     "canonicalize_ascii_name": _range("host", "", 2, 22) + _range("host", "", 24, 30)
     + _steps("nameprep", "step-3", "step-7", "step-10"),
@@ -140,6 +143,8 @@ PAIRED_TEST: dict[str, str] = {
     "canonicalize_query_by_runs": "tests/test_engine_encoding.py::test_canonicalize_query",
     "skip_localhost_rounds": "tests/test_engine_encoding.py::test_localhost_rounds_skipped_equal_the_rounds",
     "canonicalize_by_engine": "tests/test_engine_encoding.py::test_canonicalize_by_engine_on_the_conformance_inputs",
+    "codec_encoder": "tests/test_engine_encoding.py::test_codec_encoders_are_the_plain_encoders",
+    "iso_2022_jp_by_runs": "tests/test_engine_encoding.py::test_iso_2022_jp_by_runs_is_the_plain_encoder",
 
     # --- shortcuts and entry (07f, 07g) ---
 

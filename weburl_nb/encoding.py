@@ -5,23 +5,20 @@
 # %% ../nbs/05a_encodings.ipynb 2
 from __future__ import annotations
 
-import codecs
 import sys
 from collections.abc import Callable
 from functools import lru_cache, partial
 
-from .charclasses import TYPE_CHECKING, LazyRegex
+from .charclasses import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from array import array
 
-
 # %% auto 0
 __all__ = ['DATA_FILE', 'ASCII_WHITESPACE', 'ASCII', 'BIG5_LAST_POINTER', 'GB18030_ENCODE_ONLY', 'NOT_ASCII_COMPATIBLE', 'index',
-           'labels', 'get_encoding', 'index_pointers', 'by_character', 'table_encoder', 'single_byte_table',
-           'x_user_defined_table', 'shift_jis_table', 'euc_jp_table', 'iso_2022_jp_table', 'iso_2022_jp_encoder',
-           'euc_kr_table', 'big5_table', 'gb18030_table', 'gb18030_four_bytes', 'encoder', 'charset_encoding',
-           'encoder_for']
+           'labels', 'get_encoding', 'index_pointers', 'encode_by_table', 'single_byte_table', 'x_user_defined_table',
+           'shift_jis_table', 'euc_jp_table', 'encode_iso_2022_jp', 'euc_kr_table', 'big5_table', 'gb18030_table',
+           'gb18030_four_bytes', 'encode_gb18030', 'encoding_table', 'encoder', 'charset_encoding', 'encoder_for']
 
 # %% ../nbs/05a_encodings.ipynb 5
 DATA_FILE = 'whatwg_encoding.zip'
@@ -75,32 +72,11 @@ def index_pointers(name: str, skip: range = range(0)) -> dict[int, int]:
 
 # %% ../nbs/05a_encodings.ipynb 14
 ASCII = {c: bytes([c]) for c in range(0x80)}
-_BY_CHARACTER = set()          # the encoders that write each character on its own
 
 
-def by_character(encode: Callable[[str], bytes]) -> bool:
-    "Does `encode` write each character on its own, and an ASCII character as its byte?"
-    return encode in _BY_CHARACTER
-
-
-def table_encoder(table: dict[int, bytes], errors: str = 'replace') -> Callable:
-    "An encoder running `table` over a string; what it lacks goes to handler `errors`."
-    if any(table.get(c) != ASCII[c] for c in range(0x80)):
-        return lambda s: codecs.charmap_encode(s, errors, table)[0]
-
-    def other_run(e: UnicodeError) -> tuple[bytes, int]:
-        "The ASCII codec's handler: a run of other characters, by the table."
-        if not isinstance(e, UnicodeEncodeError):
-            raise e
-        return codecs.charmap_encode(e.object[e.start:e.end], errors, table)[0], e.end
-    # The registry keeps the handler for good, so its id names it in this process alone.
-    name = f'weburl_nb.table-{id(other_run):x}'
-    codecs.register_error(name, other_run)
-
-    def encode(s: str) -> bytes:
-        return s.encode('ascii', name)
-    _BY_CHARACTER.add(encode)
-    return encode
+def encode_by_table(s: str, table: dict[int, bytes]) -> bytes:
+    "Steps 5-6 by a stateless encoder's `table`: each code point's bytes, `?` if it has none."
+    return b''.join([table.get(ord(c), b'?') for c in s])
 
 # %% ../nbs/05a_encodings.ipynb 17
 def single_byte_table(name: str) -> dict[int, bytes]:
@@ -154,47 +130,46 @@ def euc_jp_table() -> dict[int, bytes]:
     return table
 
 # %% ../nbs/05a_encodings.ipynb 29
-def iso_2022_jp_table() -> dict[int, bytes]:
-    "The first pass of the ISO-2022-JP encoder: each character as its state writes it."
-    pointers = index_pointers('jis0208')
-    table = {cp: _jis_pair(p) for cp, p in pointers.items()}            # step 8
-    table[0x2212] = table[0xFF0D]                                       # step 7
-    katakana = index('iso-2022-jp-katakana')
-    table.update({0xFF61 + i: table[cp] for i, cp in enumerate(katakana)})  # step 7
-    table.update(ASCII)                                                 # steps 3, 5
-    for c in (0x0E, 0x0F, 0x1B):                                        # step 2
-        del table[c]
-    table.update({0xA5: b'\x80', 0x203E: b'\x81'})                      # steps 4, 6
-    return table
+_ESC_ASCII, _ESC_ROMAN, _ESC_JIS = b'\x1b(B', b'\x1b(J', b'\x1b$B'
+_ROMAN = {0xA5: b'\x5c', 0x203E: b'\x7e'}                # U+00A5 and U+203E in Roman
 
 
-_RUNS = LazyRegex(rb'(?P<jis>[\xa1-\xfe]+)|(?P<roman>[\x80\x81]+)'
-                  rb'|(?P<ascii>[\\~]+)|[^\x80-\xff\\~]+')
-_JIS_RUN = LazyRegex(rb'[\xa1-\xfe]+')
-_SEVEN_BIT = bytes.maketrans(bytes([0x80, 0x81, *range(0xA1, 0xFF)]),
-                             bytes([0x5C, 0x7E, *range(0x21, 0x7F)]))
-_SWITCH = {'ascii': b'\x1b(B', 'roman': b'\x1b(J', 'jis': b'\x1b$B'}
-
-
-def iso_2022_jp_encoder(table: dict[int, bytes]) -> Callable[[str], bytes]:
-    "The ISO-2022-JP encoder: the first pass by `table`, then escapes between runs."
-    first_pass = table_encoder(table)
-
-    def encode(s: str) -> bytes:
-        data = first_pass(s)
-        if b'\x80' not in data and b'\x81' not in data:                       # no Roman
-            return _JIS_RUN.sub(b'\x1b$B\\g<0>\x1b(B', data).translate(_SEVEN_BIT)
-        state, out = 'ascii', []
-        for run in _RUNS.finditer(data):
-            needs = run.lastgroup or ('ascii' if state == 'jis' else state)
-            if needs != state:                                          # steps 5, 6, 9
-                out.append(_SWITCH[needs])
-                state = needs
-            out.append(run.group())
-        if state != 'ascii':                                            # step 1
-            out.append(_SWITCH['ascii'])
-        return b''.join(out).translate(_SEVEN_BIT)
-    return encode
+def encode_iso_2022_jp(s: str, pointers: dict[int, int]) -> bytes:
+    "The ISO-2022-JP encoder over `s` (`pointers`: index jis0208's); `?` where it cannot encode."
+    state, out = 'ascii', []
+    for c in s:
+        cp = ord(c)
+        if cp in (0x0E, 0x0F, 0x1B):                                    # step 2: `?`
+            cp = 0x3F
+        if state == 'ascii' and cp < 0x80:                              # step 3
+            out.append(ASCII[cp])
+        elif state == 'roman' and ((cp < 0x80 and cp not in (0x5C, 0x7E)) or cp in _ROMAN):
+            out.append(ASCII.get(cp) or _ROMAN[cp])                     # step 4
+        elif cp < 0x80:                                                 # step 5
+            out += [_ESC_ASCII, ASCII[cp]]
+            state = 'ascii'
+        elif cp in _ROMAN:                                              # step 6
+            out += [_ESC_ROMAN, _ROMAN[cp]]
+            state = 'roman'
+        else:
+            if cp == 0x2212:                                            # step 7
+                cp = 0xFF0D
+            elif 0xFF61 <= cp <= 0xFF9F:
+                cp = index('iso-2022-jp-katakana')[cp - 0xFF61]
+            pointer = pointers.get(cp)                                  # step 8
+            if pointer is None:                 # `?` in its place: an ASCII `?` (steps 3-5)
+                if state == 'jis0208':
+                    out.append(_ESC_ASCII)
+                    state = 'ascii'
+                out.append(b'?')
+                continue
+            if state != 'jis0208':                                      # step 9
+                out.append(_ESC_JIS)
+                state = 'jis0208'
+            out.append(bytes([pointer // 94 + 0x21, pointer % 94 + 0x21]))  # step 10
+    if state != 'ascii':                                                # step 1
+        out.append(_ESC_ASCII)
+    return b''.join(out)
 
 # %% ../nbs/05a_encodings.ipynb 32
 def euc_kr_table() -> dict[int, bytes]:
@@ -274,27 +249,25 @@ def gb18030_four_bytes(cp: int) -> bytes:
     return bytes([byte1 + 0x81, byte2 + 0x30, byte3 + 0x81, byte4 + 0x30])
 
 
-def _four_byte_handler(error: UnicodeError) -> tuple[bytes, int]:
-    if not isinstance(error, UnicodeEncodeError):
-        raise error
-    run = error.object[error.start:error.end]
-    return b''.join(gb18030_four_bytes(ord(c)) for c in run), error.end
-
-
-codecs.register_error('weburl_nb.gb18030', _four_byte_handler)
+def encode_gb18030(s: str, table: dict[int, bytes]) -> bytes:
+    "The gb18030 encoder over `s`: each code point by `table` (steps 1-6), else its four bytes."
+    return b''.join([table.get(ord(c)) or gb18030_four_bytes(ord(c)) for c in s])
 
 # %% ../nbs/05a_encodings.ipynb 42
 def _encode_utf8(s: str) -> bytes:
     return s.encode('utf-8', 'replace')
 
 
-_BY_CHARACTER.add(_encode_utf8)
-
-
 _TABLES: dict[str, Callable[[], dict[int, bytes]]] = {
     'Shift_JIS': shift_jis_table, 'EUC-JP': euc_jp_table, 'EUC-KR': euc_kr_table,
-    'Big5': big5_table, 'GBK': partial(gb18030_table, is_gbk=True),
+    'Big5': big5_table, 'GBK': partial(gb18030_table, is_gbk=True), 'gb18030': gb18030_table,
     'x-user-defined': x_user_defined_table}
+
+
+@lru_cache(maxsize=None)
+def encoding_table(name: str) -> dict[int, bytes]:
+    "The table of the stateless encoder of the encoding called `name` (steps 1-6 of gb18030's)."
+    return _TABLES[name]() if name in _TABLES else single_byte_table(name)
 
 
 @lru_cache(maxsize=None)
@@ -303,12 +276,10 @@ def encoder(name: str) -> Callable[[str], bytes]:
     if name == 'UTF-8':
         return _encode_utf8
     if name == 'ISO-2022-JP':
-        return iso_2022_jp_encoder(iso_2022_jp_table())
+        return partial(encode_iso_2022_jp, pointers=index_pointers('jis0208'))
     if name == 'gb18030':
-        return table_encoder(gb18030_table(), 'weburl_nb.gb18030')
-    if name in _TABLES:
-        return table_encoder(_TABLES[name]())
-    return table_encoder(single_byte_table(name))
+        return partial(encode_gb18030, table=encoding_table(name))
+    return partial(encode_by_table, table=encoding_table(name))
 
 # %% ../nbs/05a_encodings.ipynb 45
 NOT_ASCII_COMPATIBLE = frozenset({'UTF-16BE', 'UTF-16LE', 'replacement'})

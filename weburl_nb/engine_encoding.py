@@ -29,8 +29,9 @@ from weburl_nb.canonicalization import (  # wrapped: nbdev leaves it absolute
 
 from .canonicalization import percent_encode as percent_encode_steps
 from .charclasses import UNRESERVED, LazyRegex, is_file_scheme
-from .encoding import by_character, encoder
 from .encoding import charset_encoding as charset_encoding_steps
+from .encoding import encoder
+from .engine_codecs import by_character, codec_encoder
 from .engine_hosts import canonicalize_host
 from .host import Profile
 from .parsing import INVALID, ParsedURL
@@ -59,8 +60,8 @@ def cached_charset_encoding(charset: str | None) -> str:
 
 
 def cached_encoder_for(charset: str | None) -> Callable[[str], bytes]:
-    "Steps 3, 5 and 6 for the label `charset` (`cached_encoder_for` of Encodings, kept)."
-    return encoder(cached_charset_encoding(charset))
+    "Steps 3, 5 and 6 for the label `charset` (`encoder_for` of Encodings), by codec, kept."
+    return codec_encoder(cached_charset_encoding(charset))
 
 # %% ../nbs/07b_engine_encoding.ipynb 9
 _UTF8 = encoder('UTF-8')
@@ -176,7 +177,9 @@ def percent_encode_by_runs(s: str, encoding: str | None, octets: EncodeSet) -> s
         if len(s) <= _ESCAPE_BLOCK:
             return _escape_by_runs(s, encode, t)
         return _escape_by_blocks(s, encode, t)
-    return percent_encode_steps(s, encoding, octets)
+    if encode is _UTF8:
+        return percent_encode_steps(s, encoding, octets)
+    return _escape_bytes(encode(s), octets)                 # steps 5-7; see "Step 8" above
 
 # %% ../nbs/07b_engine_encoding.ipynb 16
 _DECODE_BLOCK = 8192
