@@ -16,9 +16,18 @@ import weburl_nb.site_keys as sk
 from weburl_nb.batch import canonicalize_many
 from weburl_nb.entry import url_to_canon_url
 from weburl_nb.parsing import parse_url
-from weburl_nb.site_keys import (CC_INDEX_COLUMNS, SiteKey, SuffixListMissing, canonical_host,
-                                 cc_index_columns, public_suffix, registrable_domain, same_site,
-                                 site_key, site_parts)
+from weburl_nb.site_keys import (
+    CC_INDEX_COLUMNS,
+    SiteKey,
+    SuffixListMissing,
+    canonical_host,
+    cc_index_columns,
+    public_suffix,
+    registrable_domain,
+    same_site,
+    site_key,
+    site_parts,
+)
 
 publicsuffixlist = pytest.importorskip("publicsuffixlist")
 BENCH = Path(os.environ.get("WEBURL_BENCHDATA", Path(__file__).resolve().parents[1] / "../shared/bench"))
@@ -66,11 +75,12 @@ def test_same_answers_as_publicsuffixlists_own_code(private):
     differ = []
     for host in _corpus_hosts():
         parts = site_parts(host, private)
-        if parts.why == "an IP address has no public suffix":
-            continue
+        if parts.why in ("an IP address has no public suffix",
+                         "the last label is a number: no top-level domain is"):
+            continue                            # our rules before the list's steps
         name = host[:-1] if host.endswith(".") else host
         theirs = psl.privatesuffix(name) if "" not in name.split(".") else None
-        if parts.domain != theirs:
+        if (parts.domain or "").lower() != (theirs or ""):        # it lowercases `%2C`
             differ.append((host, parts.domain, theirs))
     assert differ == []
 

@@ -152,11 +152,14 @@ class SiteParts(NamedTuple):
 @lru_cache(maxsize=1 << 16)
 def site_parts(host: str, private: bool = False) -> SiteParts:
     "The public suffix and registrable domain of a canonical `host` (steps 1-7)."
-    if host.startswith('[') or _IPV4.fullmatch(host):
+    name = host[:-1] if host.endswith('.') else host
+    if host.startswith('[') or _IPV4.fullmatch(name):
         return SiteParts(None, None, 'an IP address has no public suffix')
-    name = _ascii_name(host[:-1] if host.endswith('.') else host).lower()
     if name.startswith('.') or name.endswith('.') or '..' in name or not name:
         return SiteParts(None, None, f'an empty label in {host!r}')
+    if (last := name.rpartition('.')[2]).isdigit() and last.isascii():
+        return SiteParts(None, None, 'the last label is a number: no top-level domain is')
+    name = _ascii_name(name)
     psl = suffix_list()
     rules = psl.both if private else psl.icann          # step 1
     count = max(suffix_labels(name, rules), 1)         # steps 2-6
@@ -271,7 +274,7 @@ def same_site(a: str, b: str, base: str | None = None, charset: str | None = Non
         sites.append((canon.partition(':')[0] if schemeful else '', site))   # canon: a str
     return sites[0] == sites[1]
 
-# %% ../nbs/15a_site_keys.ipynb 27
+# %% ../nbs/15a_site_keys.ipynb 28
 class CCIndexColumns(NamedTuple):
     "The URL columns of Common Crawl's columnar index, under their names (`._asdict()`: a `dict`)."
     url_surtkey: str
