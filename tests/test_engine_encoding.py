@@ -53,14 +53,20 @@ def test_canonicalize_fragment(fragment):
     assert engine.canonicalize_fragment_by_runs(fragment) == steps.canonicalize_fragment(fragment)
 
 
+def _label_outcome(f, label):
+    try:
+        return f(label)
+    except LookupError:
+        return LookupError
+
+
 @given(st.one_of(st.sampled_from(sorted(encoding.labels())), st.text(max_size=12)))
 def test_charset_encoding(label):
-    def outcome(f):
-        try:
-            return f(label)
-        except LookupError:
-            return LookupError
-    assert outcome(engine.cached_charset_encoding) == outcome(encoding.charset_encoding)
+    assert _label_outcome(engine.cached_charset_encoding, label) == \
+        _label_outcome(encoding.charset_encoding, label)
+    for label in [*encoding.labels(), ' SJIS ', 'utf-7', 'ibm037', 'bogus', 'x' * 300]:
+        assert _label_outcome(engine.cached_charset_encoding, label) == \
+            _label_outcome(encoding.charset_encoding, label), label
 
 
 LEGACY = sorted(set(encoding.labels().values()) - encoding.NOT_ASCII_COMPATIBLE - {'UTF-8'})
@@ -102,7 +108,7 @@ def test_canonicalize_query(query, charset, hierarchical):
 
 # C9's rounds: chains of `///` + a segment, mostly spellings of `localhost`, some other hosts,
 # drives, escapes and extra slashes, so that the skip starts, stops and starts again
-SEGMENTS = st.sampled_from(['///localhost'] * 6 + ['///LOCALHOST', '///%6Cocalhost', '////localhost',
+SEGMENTS = st.sampled_from(['///localhost'] * 24 + ['///LOCALHOST', '///%6Cocalhost', '////localhost',
                             '///loc%61lhost', '///h', '///c|', '//localhost', '///localhost/x',
                             '///%2e', '///a%2fb', '/'])
 chains = st.tuples(st.sampled_from(['localhost', 'LocalHost', '', 'h']),
@@ -132,6 +138,18 @@ def test_the_bound_on_rounds_is_the_steps_bound(chain, budget):
         assert engine.canonicalize_by_engine(u, None, THIS) == steps.canonicalize_checked(u, None, THIS)
     finally:
         steps.HOSTPATH_BUDGET = saved
+
+
+@pytest.mark.parametrize('budget', [40, 3000, 20_000, 1 << 22])
+def test_long_chains_at_every_bound(budget, monkeypatch):
+    "Chains of 1 to 400 rounds, in several spellings, around the bound of 16 rounds and beyond."
+    monkeypatch.setattr(steps, 'HOSTPATH_BUDGET', budget)
+    for n in (1, 2, 15, 16, 17, 18, 40, 400):
+        for seg, tail in [('///localhost', '/x'), ('///LOCALHOST', '///c|/y'), ('///%6Cocalhost', ''),
+                          ('////localhost', '/%7%41')]:
+            u = _file_url('localhost', [seg] * n, tail)
+            assert engine.canonicalize_by_engine(u, None, THIS) == \
+                steps.canonicalize_checked(u, None, THIS), (budget, n, seg, tail)
 
 
 def test_explain_answers_a_megabyte_of_rounds():

@@ -327,6 +327,8 @@ _LOCALHOST_ROUND_RE = LazyRegex(r'/{3,}+([^/\\]*+)(?=///)')   # `///host`, then 
 def skip_localhost_rounds(name: str, path: str, scheme: str | None, profile: Profile,
                           limit: int) -> tuple[str, str, int]:
     "Host, path and count after up to `limit` C4-C9 rounds that each move a `///localhost` away."
+    if '%' in path and encode_path_by_runs(path, True, scheme) != path:
+        return name, path, 0                        # C8 still changes it: the rounds as written
     end = count = 0
     while count < limit and (m := _LOCALHOST_ROUND_RE.match(path, end)) is not None:
         canon = canonicalize_host(m.group(1), scheme, profile)
