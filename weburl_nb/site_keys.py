@@ -246,10 +246,11 @@ class SiteKey:
 
 register('site', 'Sites (beyond the spec)', 'site_keys',
          {'7': 'the registrable domain (beyond the spec)'},
-         {'site-no-host': ('7', 'the URL has no host', 'a URL without a host has no site',
+         {'site-no-host': ('7', 'the URL has no host',
+                           'a URL without a host has no site (Sites step 7)',
                            'mailto:a@example.com'),
           'site-no-domain': ('7', 'the host has no registrable domain',
-                             'no registrable domain', 'http://127.0.0.1/')})
+                             'no registrable domain (Sites step 7)', 'http://127.0.0.1/')})
 
 
 def site_key(url: str, base: str | None = None, charset: str | None = None, *,
