@@ -1,6 +1,12 @@
-"""Packaging for weburl-nb: every setting is read from settings.ini (nbdev 2 layout)."""
+"""Packaging for weburl-nb: every setting is read from settings.ini (nbdev 2 layout).
+
+`WEBURL_NB_COMPILE=1 pip install .` builds the compiled edition: the modules `mypyc_modules` of
+settings.ini compiled with mypyc (the mypy `mypyc_requirement` pins, which the in-tree build backend
+`tools/build_backend.py` adds to the build requirements only then). Without the variable the package
+is pure Python, the default, built by setuptools alone.
+"""
 from configparser import ConfigParser
-import setuptools, shlex
+import os, setuptools, shlex
 
 config = ConfigParser(delimiters=['='])
 config.read('settings.ini', encoding='utf-8')
@@ -31,6 +37,16 @@ site_requirements = shlex.split(cfg.get('site_requirements', ''))   # the Public
 min_python = cfg['min_python']
 lic = licenses.get(cfg['license'].lower(), (cfg['license'], None))
 
+ext_modules = []
+if os.environ.get('WEBURL_NB_COMPILE') == '1':
+    # No fallback: without mypyc this fails, so a "compiled" build is never silently pure.
+    from mypyc.build import mypycify
+    ext_modules = mypycify(
+        # the package's mypy settings, less the warning about overrides for modules not compiled
+        ['--config-file', 'pyproject.toml', '--no-warn-unused-configs']
+        + [f"{cfg['lib_path']}/{m}.py" for m in cfg['mypyc_modules'].split()],
+        opt_level='3', group_name=cfg['lib_name'])   # one group: one shared library, no hash in its name
+
 setuptools.setup(
     name=cfg['repo'],
     license=lic[0],
@@ -55,6 +71,7 @@ setuptools.setup(
     long_description=open('README.md', encoding='utf-8').read(),
     long_description_content_type='text/markdown',
     zip_safe=False,
+    ext_modules=ext_modules,
     entry_points={
         'console_scripts': cfg.get('console_scripts', '').split(),
         'nbdev': [f'{cfg.get("lib_path")}={cfg.get("lib_path")}._modidx:d'],

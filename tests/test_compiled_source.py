@@ -1,4 +1,5 @@
-"""The source as a C compiler can take it (mypyc writes every `str` constant as UTF-8, which a lone
+"""The compiled build (mypyc): `COMPILED` and `weburl --version` name the build, and the source is
+as a C compiler can take it (mypyc writes every `str` constant as UTF-8, which a lone
 surrogate is not): the surrogate ranges are regex escapes, and each such class matches exactly the
 code points the same class written with the characters themselves matches, over all 0x110000."""
 import re
@@ -38,3 +39,17 @@ def test_no_lone_surrogate_in_a_constant():
         for node in ast.walk(ast.parse(path.read_text(encoding='utf-8'))):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 node.value.encode('utf-8')          # strict: raises on a lone surrogate
+
+
+def test_compiled_says_which_build_this_is():
+    "`COMPILED` is true exactly when a module of the package was loaded from a shared library."
+    import importlib.machinery
+    import subprocess
+    import sys
+
+    import weburl_nb
+    from weburl_nb import entry
+    assert weburl_nb.COMPILED is entry.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+    p = subprocess.run([sys.executable, "-m", "weburl_nb", "--version"], capture_output=True, text=True)
+    build = "(compiled with mypyc)" if weburl_nb.COMPILED else "(pure Python)"
+    assert p.stdout.splitlines()[0] == f"weburl {weburl_nb.__version__} {build}"

@@ -12,7 +12,7 @@ import time
 from collections.abc import Iterator, Mapping
 from functools import partial
 
-from . import __version__
+from . import COMPILED, __version__
 from .batch import canonicalize_many, ordered_map, usable_cores
 from .encoding import charset_encoding
 from .entry import pipeline, url_to_canon_url
@@ -183,7 +183,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help='processes to share the work (0: one per core; default 1)')
     p.add_argument('--progress', action=argparse.BooleanOptionalAction, default=None,
                    help='count and rate on standard error (default: on a terminal)')
-    p.add_argument('--version', action='version', version=f'weburl {__version__}')
+    p.add_argument('--version', action='version', version=f'weburl {__version__} '
+                   + ('(compiled with mypyc)' if COMPILED else '(pure Python)'))
     argv, values = _valued_flags(sys.argv[1:] if argv is None else argv)
     if '--version' in argv[:argv.index('--') if '--' in argv else None]:
         _version_with_list(p)
