@@ -275,9 +275,10 @@ def label_to_ascii(label: str, profile: Profile = THIS, idn_enabled: bool = Fals
         if not bidi_step(label, profile.nameprep.bidi_unicode):
             return None
     else:
-        label = nameprep(label, True, profile.nameprep)
-        if label is None:
+        prepared = nameprep(label, True, profile.nameprep)
+        if prepared is None:
             return None
+        label = prepared
     # Step 20.2.1.2: a non-ASCII label.
     if not label.isascii():
         if idn_enabled:
@@ -302,9 +303,10 @@ def to_ascii(label: str, profile: NameprepProfile = NAMEPREP_IE, *,
     if not label.isascii():
         if has_unassigned(label):
             return None                         # AllowUnassigned not set
-        label = nameprep(label, True, profile)
-        if label is None:
+        prepared = nameprep(label, True, profile)
+        if prepared is None:
             return None
+        label = prepared
     if _STD3_BAD.search(label):
         return None                             # UseSTD3ASCIIRules
     if not label.isascii():
