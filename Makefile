@@ -16,7 +16,7 @@ export WEBURL_TESTDATA := $(TESTDATA)
 BENCHDATA ?= $(or $(WEBURL_BENCHDATA),../shared/bench)
 FUZZ_SECONDS ?= 600
 
-.PHONY: help install dev lab run proofs fuzz fuzz-smoke export outputs readme test pytest nbtest check-sync lint conformance test-matrix test-wheel site site-test serve bench bench-record bench-scale bench-scale-record
+.PHONY: compiled test-compiled planted-fault bench-builds help install dev lab run proofs fuzz fuzz-smoke export outputs readme test pytest nbtest check-sync lint conformance test-matrix test-wheel site site-test serve bench bench-record bench-scale bench-scale-record
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -105,6 +105,24 @@ test-matrix:  ## the pytest suite under every CPython >= min_python found here (
 
 test-wheel:  ## build the wheel, install it into a fresh venv outside the checkout, and run the smoke test there (WHEEL_ARGS='--python PATH' picks the interpreter)
 	$(PY) tools/wheel_smoke.py $(WHEEL_ARGS)
+
+# The compiled build (setup.py, `WEBURL_NB_COMPILE=1`): the modules of settings.ini's `mypyc_modules`
+# compiled with mypyc, in a fresh venv outside the checkout, named by a hash of the source (an
+# unchanged source is compiled once and reused). `tools/compiled.py build` prints that venv's python.
+COMPILED_PY = $(shell $(PY) tools/compiled.py build)
+
+compiled:  ## build the mypyc-compiled package (WEBURL_NB_COMPILE=1) into a fresh venv outside the checkout, check every module meant to be compiled is a shared library
+	$(PY) tools/compiled.py check
+
+test-compiled:  ## the compiled build: its modules checked, the pytest suite against it, and the differential against the pure package (0 differences)
+	$(PY) tools/compiled.py all
+	WEBURL_BENCHDATA=$(BENCHDATA) $(PY) tools/differential.py $(COMPILED_PY)
+
+planted-fault:  ## a fault planted in a compiled module (one step changed, built from a copy): the differential and the pairing test catch it
+	WEBURL_BENCHDATA=$(BENCHDATA) $(PY) tools/planted_fault.py
+
+bench-builds:  ## the pure and the compiled build side by side (alternating processes), each against ada_url and can_ada; writes bench-results/builds.json
+	$(PY) bench/builds.py --data $(BENCHDATA) --pure $(shell $(PY) tools/compiled.py build --pure) $(COMPILED_PY)
 
 check-sync:  ## weburl_nb/ and README.md equal what nbs/ generates; notebooks are clean
 	$(PY) tools/check_sync.py

@@ -32,11 +32,13 @@ def cli_modules(*args: str) -> set[str]:
                           f"try:\n    main({list(args)!r})\nexcept SystemExit:\n    pass")
 
 
+@pytest.mark.incompatible_with_mypyc("mypyc makes each NamedTuple class with typing.NamedTuple, so the compiled build imports typing at start-up (its start-up time: bench/builds.py)")
 def test_import_loads_no_optional_module():
     loaded = new_modules("import weburl_nb")
     assert not loaded & set(NOT_AT_START + ["weburl_nb.batch", "weburl_nb.cli", "argparse"])
 
 
+@pytest.mark.incompatible_with_mypyc("mypyc makes each NamedTuple class with typing.NamedTuple, so the compiled build imports typing at start-up (its start-up time: bench/builds.py)")
 def test_weburl_url_loads_no_optional_module():
     loaded = cli_modules("http://example.com/") - loaded_modules("pass")
     assert not loaded & set(NOT_AT_START)
