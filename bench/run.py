@@ -33,7 +33,10 @@ Six parts, all written to `bench-results/latest.json` and printed as tables:
    IDN hosts, distinct upper-case ASCII hosts with a messy path; each one pass in a fresh process against
    `ada_url.normalize_url` in the same process, for two seeds; where a cold IDN host's time goes, steps
    route against engine route; the host cache's hit rate on the warm corpora.
-8. the targets of issues 5, 12, 18 and 26, checked against the figures (reported, never asserted); start-up
+8. site functions (issue 34, `bench/site_keys.py`): `registrable_domain` on canonical URLs, warm, against
+   `url_to_canon_url` on them; `cc_index_columns` against `url_to_canon_url` on `absolute.txt` and a messy
+   corpus, with IA's SURT key (Common Crawl's) and the precise one.
+9. the targets of issues 5, 12, 18, 26 and 34, checked against the figures (reported, never asserted); start-up
    and memory also against the run recorded in `bench/recorded.json` ("as now").
 
 The machine's load average is recorded at the start and before each part: on a shared machine
@@ -856,6 +859,19 @@ def run_cold(data: Path) -> dict:
     return cold.run(str(data), show_targets=False)
 
 
+def run_site(data: Path, rounds: int) -> dict:
+    "`bench/site_keys.py`: registrable_domain warm, Common Crawl's columns against canonicalization."
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import site_keys
+    try:
+        r = site_keys.run(data, rounds)
+    except ImportError as e:                    # the `site` extra (publicsuffixlist) is missing
+        print(f'\nsite functions: not measured ({e})')
+        return {'skipped': str(e), 'targets': {}}
+    print('\n' + site_keys.report(r))
+    return r
+
+
 def print_messy(seed, r: dict):
     s = r['summary']
     print(f'\nmessy URLs, seed {seed} ({s["total"]["count"]:,} URLs, canonical form differs from the input '
@@ -983,6 +999,8 @@ def targets(result: dict) -> dict:
                 m['trace_off_cost_ours'] <= 0.03)
     if 'cold' in result:
         t.update(result['cold']['targets'])             # issue 26, as bench/cold.py judged them
+    if 'site' in result:
+        t.update(result['site']['targets'])             # issue 34, as bench/site_keys.py judged them
     if 'scaling' in result:
         t['long URLs: every slope <= 1.05 (10 KB - 1 MB)'] = all(
             not r['over_budget'] and not r.get('errors') and r['slope'] is not None and r['slope'] <= 1.05
@@ -1015,7 +1033,7 @@ def main(argv=None) -> int:
     p.add_argument('--jobs-runs', type=int, default=5,
                    help='rounds of -j 1, -j 2 and two -j 1 at once (default 5)')
     p.add_argument('--skip', action='append', default=[],
-                   choices=['corpora', 'scaling', 'memory', 'jobs', 'startup', 'messy', 'cold'])
+                   choices=['corpora', 'scaling', 'memory', 'jobs', 'startup', 'messy', 'cold', 'site'])
     p.add_argument('--messy-seeds', type=int, nargs='+', default=list(MESSY_SEEDS),
                    help=f'seeds of the messy corpora (default {" ".join(map(str, MESSY_SEEDS))})')
     p.add_argument('--messy-count', type=int, default=16_000, help='URLs per messy corpus (default 16,000)')
@@ -1059,6 +1077,9 @@ def main(argv=None) -> int:
     if 'cold' not in args.skip:
         result['machine']['load_before_cold'] = os.getloadavg()[0]
         result['cold'] = run_cold(data)
+    if 'site' not in args.skip:
+        result['machine']['load_before_site'] = os.getloadavg()[0]
+        result['site'] = run_site(data, args.rounds)
     if 'scaling' not in args.skip:
         result['scaling'] = bench_scaling_isolated()
         print_scaling(result['scaling'])

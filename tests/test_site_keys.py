@@ -165,8 +165,7 @@ def test_without_the_package_the_error_says_how_to_install(monkeypatch):
             raise ModuleNotFoundError(f"No module named {name!r}")
         return real(name, *args)
     monkeypatch.setattr(sk.importlib, "import_module", missing)
-    sk.suffix_list.cache_clear()
-    sk.site_parts.cache_clear()
+    sk.clear_site_caches()
     try:
         with pytest.raises(SuffixListMissing, match=re.escape("pip install 'weburl-nb[site]'")) as e:
             registrable_domain("http://www.example.com/")
@@ -174,6 +173,5 @@ def test_without_the_package_the_error_says_how_to_install(monkeypatch):
         assert "not installed" in sk.psl_version()
     finally:
         monkeypatch.undo()
-        sk.suffix_list.cache_clear()
-        sk.site_parts.cache_clear()
+        sk.clear_site_caches()
     assert registrable_domain("http://www.example.com/") == "example.com"

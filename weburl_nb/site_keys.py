@@ -9,7 +9,7 @@ import importlib
 import importlib.resources
 import re
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from typing import NamedTuple
 
 from .entry import check_arguments, url_to_canon_url
@@ -19,8 +19,8 @@ from .trace import Step, register
 # %% auto 0
 __all__ = ['SUFFIX_LIST_PACKAGE', 'SUFFIX_LIST_FILE', 'INSTALL_SITE', 'CC_INDEX_COLUMNS', 'SuffixListMissing', 'Rules',
            'SuffixList', 'parse_suffix_list', 'suffix_list', 'psl_version', 'suffix_labels', 'canonical_host',
-           'SiteParts', 'site_parts', 'public_suffix', 'registrable_domain', 'SiteKey', 'site_key', 'same_site',
-           'CCIndexColumns', 'cc_columns_of_canonical', 'cc_index_columns']
+           'SiteParts', 'find_site_parts', 'site_parts', 'clear_site_caches', 'public_suffix', 'registrable_domain',
+           'SiteKey', 'site_key', 'same_site', 'CCIndexColumns', 'cc_columns_of_canonical', 'cc_index_columns']
 
 # %% ../nbs/15a_site_keys.ipynb 6
 SUFFIX_LIST_PACKAGE = 'publicsuffixlist'
@@ -149,8 +149,7 @@ class SiteParts(NamedTuple):
     why: str | None              # why `domain` is `None`
 
 
-@lru_cache(maxsize=1 << 16)
-def site_parts(host: str, private: bool = False) -> SiteParts:
+def find_site_parts(host: str, private: bool = False) -> SiteParts:
     "The public suffix and registrable domain of a canonical `host` (steps 1-7)."
     name = host[:-1] if host.endswith('.') else host
     if host.startswith('[') or _IPV4.fullmatch(name):
@@ -171,6 +170,22 @@ def site_parts(host: str, private: bool = False) -> SiteParts:
     suffix, domain = name[cut + 1:], name[name.rfind('.', 0, cut) + 1:]   # step 7
     return SiteParts(suffix, domain, None)
 
+
+# A crawl meets the same hosts again and again: one cache per section, keyed by the host alone
+_ICANN_PARTS = lru_cache(maxsize=1 << 16)(partial(find_site_parts, private=False))
+_BOTH_PARTS = lru_cache(maxsize=1 << 16)(partial(find_site_parts, private=True))
+
+
+def site_parts(host: str, private: bool = False) -> SiteParts:
+    "`find_site_parts`, its answers kept for the hosts seen last."
+    return (_BOTH_PARTS if private else _ICANN_PARTS)(host)
+
+
+def clear_site_caches() -> None:
+    "Forget every cached answer (the list is read again on the next call)."
+    for cached in (suffix_list, _ICANN_PARTS, _BOTH_PARTS):
+        cached.cache_clear()
+
 # %% ../nbs/15a_site_keys.ipynb 17
 def _checked_private(func: str, private) -> None:
     "`TypeError` unless `private` is `True` or `False`."
@@ -179,28 +194,30 @@ def _checked_private(func: str, private) -> None:
                         f'not {type(private).__name__}')
 
 
-def _site_parts(func: str, url, base, charset, browser: str,
-                private) -> tuple[str | None, SiteParts | None]:
-    "The canonical host of `url` and its `SiteParts` (`None` without a host), checked for `func`."
+def _site_parts(func: str, url, base, charset, browser: str, private) -> SiteParts | None:
+    "The `SiteParts` of `url`'s canonical host (`None` without one), checked for `func`."
+    if private is not True and private is not False:
+        _checked_private(func, private)
     url, base, charset, _ = check_arguments(func, url, base, charset, browser)
-    _checked_private(func, private)
     canon = url_to_canon_url(url, base, charset, browser)
-    host = None if canon is None else canonical_host(canon)
-    return host, (None if host is None else site_parts(host, private))
+    m = None if canon is None else _CANON_HOST.match(canon)   # as `canonical_host`, inline
+    if m is None or not m[1]:
+        return None
+    return (_BOTH_PARTS if private else _ICANN_PARTS)(m[1])
 
 
 def public_suffix(url: str, base: str | None = None, charset: str | None = None, *,
                   private: bool = False, browser: str = 'this') -> str | None:
     "The public suffix of `url`'s canonical host (`co.uk`); `None` without a host or for an IP."
-    return None if (p := _site_parts('public_suffix', url, base, charset, browser,
-                                     private)[1]) is None else p.suffix
+    p = _site_parts('public_suffix', url, base, charset, browser, private)
+    return None if p is None else p.suffix
 
 
 def registrable_domain(url: str, base: str | None = None, charset: str | None = None, *,
                        private: bool = False, browser: str = 'this') -> str | None:
     "The registrable domain of `url`'s canonical host (`example.co.uk`), or `None`."
-    return None if (p := _site_parts('registrable_domain', url, base, charset, browser,
-                                     private)[1]) is None else p.domain
+    p = _site_parts('registrable_domain', url, base, charset, browser, private)
+    return None if p is None else p.domain
 
 # %% ../nbs/15a_site_keys.ipynb 20
 @dataclass(frozen=True)
