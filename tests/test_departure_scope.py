@@ -1,4 +1,4 @@
-"""Departures no broader than their reason (issue 21, item 6); their form: test_departures.py.
+"""Departures no broader than their reason; their form: test_departures.py.
 
 Two departures exist only so that every answer is a fixed point (a canonical URL canonicalizes to
 itself): "decoding makes no new escape" (C8, Canonicalization) and "a base path taken over is
@@ -49,7 +49,7 @@ def _kept_when_fixed(url: str, base: str | None) -> None:
         assert url_to_canon_url(url, base) == lit, (url, base, lit)
 
 
-# --- the issue's examples: literal answers that are fixed points are given ----------------------
+# --- literal answers that are fixed points are given ----------------------------------------------
 
 def test_decoding_keeps_a_literal_answer_that_is_settled():
     base = 'https://doc.rust-lang.org/stable/core/arch/x86/fn.x.html'

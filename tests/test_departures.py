@@ -56,7 +56,7 @@ def test_departure_notes_are_set_apart():
     assert not loose, f"departure notes not written as `> **Note (departure: topic).**`: {loose}"
 
 
-# A departure is said in one form (issue 25, item 6): prose that says the code goes with the data or
+# A departure is said in one form: prose that says the code goes with the data or
 # the browsers rather than the spec's text ("we follow the data") sits in the block quote of a
 # `> **Note (departure: topic).**`, so that it has a topic, a mark at its code line and a place in
 # the list of departures. Said anywhere else (a plain paragraph, a `**Note.**`) it is a departure

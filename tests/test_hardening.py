@@ -112,7 +112,7 @@ def test_unhashable_str_subclass_as_charset_or_base():
 
 
 def test_long_localhost_chain_in_file_path():
-    "Fuzzing find: C9 stopped after 16 rounds in a chain of `///localhost`, leaving a non-canonical URL."
+    "C9's rounds reach the end of a long chain of `///localhost`: the answer is a fixed point."
     assert fixed_point("file://localhost" + "///localhost" * 40 + "/x") == "file:///x"
     assert fixed_point("file://localhost" + "///LOCALHOST///%6Cocalhost" * 20 + "///c|/y") == "file:///c:/y"
     check("file://localhost///localhost//////localhost///localhost///localhost///localhost///localhost"

@@ -3,7 +3,7 @@
 CPython 3.11.0 to 3.11.4 (Debian 12's `/usr/bin/python3` is 3.11.2) match a possessive repeat of a
 group, `(?:...)*+`, `(?:...)++` or `(?:...){m,n}+`, wrongly when the group holds a look-around or
 another repeat (CPython gh-100061 and gh-106052, fixed in 3.11.5): `(?:a(?!b).)*+` matches `ab`.
-The package's patterns repeat no group possessively (issue 21). Each pattern that once did has a
+The package's patterns repeat no group possessively. Each pattern that once did has a
 test here, named after it, that pins its answers on the inputs that went wrong, so an affected
 interpreter fails a named test if such a repeat comes back; the last tests scan every pattern the
 package compiles, and its source, for one.

@@ -30,7 +30,7 @@ def test_no_private_cross_module_imports():
 
 
 def test_the_check_of_the_issue_finds_nothing():
-    "The grep of issue 20 (`^from \\.[a-z_]+ import .*\\b_[A-Za-z]`), over each module's text."
+    "The grep for private names imported across modules (`^from \\.[a-z_]+ import .*\\b_[A-Za-z]`), over each module's text."
     import re
     pattern = re.compile(r"^from \.[a-z_]+ import .*\b_[A-Za-z]", re.M)
     assert not [p.name for p in MODULES if pattern.search(p.read_text(encoding="utf-8"))]

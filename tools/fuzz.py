@@ -104,7 +104,7 @@ def seed_inputs(bench: Path, testdata: Path, per_file: int, rng: random.Random) 
     if absolute.is_file():
         lines = absolute.read_text(encoding='utf-8').splitlines()
         seeds += [encode_input(u) for u in rng.sample(lines, min(per_file, len(lines)))]
-    if (bench / 'absolute.txt').is_file():              # the messy corpus of issue 18, a random seed
+    if (bench / 'absolute.txt').is_file():              # the messy corpus (bench/messy.py), a random seed
         import importlib.util
         spec = importlib.util.spec_from_file_location('messy', ROOT / 'bench' / 'messy.py')
         messy = importlib.util.module_from_spec(spec)

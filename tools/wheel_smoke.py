@@ -96,9 +96,9 @@ def inside(checkout: str, version: str) -> int:
     check("Gecko host U+0100.j%70 (decomps-authority-domain.dat gecko-canon)",
           url_to_canon_url("http://\u0100.j%70", browser="gecko"), "http://xn--yda.j%70/")
 
-    # explain: issue 21's reproducer (unreserved escapes in the path are decoded) ...
+    # explain: unreserved escapes in the path are decoded ...
     e = explain("http://xn--4gq.jp/%41#f")
-    check("explain: result (issue 21 reproducer)", e.result, "http://xn--4gq.jp/A#f")
+    check("explain: result (unreserved escape decoded)", e.result, "http://xn--4gq.jp/A#f")
     check("explain: a step line changes '/%41' into '/A'", "'/%41' -> '/A'" in str(e), True)
     # ... and a host holding '/' after decoding: CanonicalizeHost step 28 fails it.
     e = explain("http://a%2fb.test/")
