@@ -64,6 +64,10 @@ def caches() -> dict:
     "name -> an `lru_cache`d function of the package (with `cache_info` and `cache_clear`)."
     from weburl_nb import nameprep, shortcuts
     try:
+        from weburl_nb import engine_codecs as codecs
+    except ImportError:                                     # an older package
+        codecs = None
+    try:
         from weburl_nb import engine_encoding as encoding
     except ImportError:                                     # an older package
         from weburl_nb import encoding
@@ -76,7 +80,7 @@ def caches() -> dict:
              'base: _canonical_base': (shortcuts, '_canonical_base'),
              'link: _link_shape': (shortcuts, '_link_shape'),
              'charset label -> encoding': (encoding, '_charset_encoding'),
-             'encoding -> encoder': (encoding, 'encoder'),
+             'encoding -> encoder': (codecs or encoding, 'codec_encoder' if codecs else 'encoder'),
              'nameprep: is_prohibited': (nameprep, 'is_prohibited'),
              'nameprep: bidi_class': (nameprep, 'bidi_class')}
     out.update({k: getattr(module, name, None) for k, (module, name) in named.items()})
