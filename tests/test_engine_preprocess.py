@@ -1,6 +1,10 @@
-"""engine == steps for preprocessing: `engine_preprocess.preprocess` against the four steps as written
-(`charclasses.preprocess`), on Hypothesis text and on every input and base of the conformance data."""
+"""engine == steps for preprocessing: each piece of `engine_preprocess` against the four steps as
+written (`charclasses.preprocess`, `charclasses.remove_tab_lf_cr`), on Hypothesis text, on every code
+point and on every input and base of the conformance data. Each test here is the pairing test of one
+piece in `tools/proofs.py` (`PAIRED_TEST`): it turns red when that piece's answer changes."""
 from __future__ import annotations
+
+import itertools
 
 import pytest
 from hypothesis import given, settings
@@ -18,28 +22,9 @@ piece = st.one_of(st.sampled_from(SPECIAL), st.sampled_from(('a', 'http://h/', '
                   st.characters(), st.text(max_size=8))
 texts = st.lists(st.one_of(piece, st.tuples(piece, st.integers(1, 50)).map(lambda t: t[0] * t[1])),
                  max_size=12).map(''.join)
-
-
-@settings(max_examples=500, deadline=None)
-@given(texts, st.booleans())
-def test_engine_equals_steps(s, noncharacters):
-    assert (engine_preprocess.preprocess(s, noncharacters)
-            == charclasses.preprocess(s, noncharacters))
-    assert engine_preprocess.remove_tab_lf_cr(s) == charclasses.remove_tab_lf_cr(s)
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.characters(categories=('Cs', 'Cn', 'Cc', 'Zs', 'Ll', 'Lo'))))
-def test_engine_equals_steps_on_unassigned_and_controls(s):
-    assert engine_preprocess.preprocess(s) == charclasses.preprocess(s)
-
-
-def test_step2_is_skipped_only_when_it_changes_nothing():
-    # the engine's test says "cannot change" only where step 2 indeed changes nothing
-    for cp in range(0x110000):
-        c = chr(cp)
-        if not engine_preprocess.step2_may_replace('\t' + c):      # `\t`: not printable
-            assert charclasses.preprocess(c) == charclasses.preprocess(c, False), hex(cp)
+# every string of one to three of these: a few hundred with a TAB, LF or CR, and as many without
+SHORT = [''.join(c) for k in range(1, 4) for c in itertools.product(
+    ('a', '\t', '\n', '\r', ' ', '\x0b', '\xe9', '\ufdd0', '\ud800'), repeat=k)]
 
 
 def _conformance_strings():
@@ -53,11 +38,54 @@ def _conformance_strings():
     return sorted(out)
 
 
-def test_engine_equals_steps_on_the_conformance_inputs():
+def test_preprocess_if_needed_equals_steps_on_the_conformance_inputs():
     found = _conformance_strings()
     if not found:
         pytest.skip('conformance data not found')
-    bad = [s for s in found for flag in (True, False)
-           if engine_preprocess.preprocess(s, flag) != charclasses.preprocess(s, flag)]
+    bad = [s for s in found + SHORT for flag in (True, False)
+           if engine_preprocess.preprocess_if_needed(s, flag) != charclasses.preprocess(s, flag)]
     assert not bad, bad[:5]
     assert len(found) > 1000
+
+
+@settings(max_examples=500, deadline=None)
+@given(texts, st.booleans())
+def test_preprocess_if_needed_equals_steps(s, noncharacters):
+    assert (engine_preprocess.preprocess_if_needed(s, noncharacters)
+            == charclasses.preprocess(s, noncharacters))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(categories=('Cs', 'Cn', 'Cc', 'Zs', 'Ll', 'Lo'))))
+def test_preprocess_if_needed_equals_steps_on_unassigned_and_controls(s):
+    assert engine_preprocess.preprocess_if_needed(s) == charclasses.preprocess(s)
+
+
+def test_remove_tab_lf_cr_if_present_equals_step3():
+    # every short string, and the conformance inputs: each with and without TAB, LF and CR
+    found = SHORT + _conformance_strings()
+    bad = [s for s in found
+           if engine_preprocess.remove_tab_lf_cr_if_present(s) != charclasses.remove_tab_lf_cr(s)]
+    assert not bad, bad[:5]
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts)
+def test_remove_tab_lf_cr_if_present_equals_step3_on_text(s):
+    assert engine_preprocess.remove_tab_lf_cr_if_present(s) == charclasses.remove_tab_lf_cr(s)
+
+
+def test_step2_is_skipped_only_when_it_changes_nothing():
+    # The engine's test says "cannot change" only where step 2 indeed changes nothing: asked of
+    # every code point after a TAB (not printable, so the third test decides), and of the code
+    # points step 2 replaces on their own.
+    may = engine_preprocess.step2_may_replace
+    replaced = 0
+    for cp in range(0x110000):
+        c = chr(cp)
+        if not may('\t' + c):
+            assert charclasses.preprocess(c) == charclasses.preprocess(c, False), hex(cp)
+        if charclasses.preprocess(c) != charclasses.preprocess(c, False):
+            replaced += 1
+            assert may(c) and may('a' + c + '\t'), hex(cp)
+    assert replaced == 2048 + 32 + 2 * 17

@@ -76,13 +76,20 @@ RESTS_ON: dict[str, list[str]] = {
     # Engine: preprocessing. ASCII text, printable text, text outside four ranges
     "step2_may_replace": _steps("charclasses", "step-2"),
     # Step 3: only the characters that occur
-    "remove_tab_lf_cr": _steps("charclasses", "step-3"),
-    # Engine: dot segments. Paths without a dot-segment
+    "remove_tab_lf_cr_if_present": _steps("charclasses", "step-3"),
+    # The engine's preprocessing: the pieces above, and step 4
+    "preprocess_if_needed": PREPROCESS,
+    # Engine: dot segments and resolution. Paths without a dot-segment
     "has_no_dot_segment": DOTS,
     # Rooted paths: a stack of segments
     "_rooted_stack": DOTS,
     # Long rooted paths: rounds
     "_rooted_in_rounds": DOTS,
+    # The engine's dot-segment removal: the pieces above, the steps for other paths
+    "remove_dot_segments_by_stack": DOTS,
+    # Resolution by the stack: the two algorithms, with the engine's preprocessing and dot segments
+    "resolve_by_stack": PREPROCESS + DOTS + _range("resolution", "", 4, 10)
+    + _range("resolution", "relative-", 1, 7),
     # Engine: hosts. Addresses written plainly (and Shortcuts' addresses written as addresses)
     "canonicalize_ipv4": ADDRESS + _steps("host", "step-27") + _range("ipaddr", "ipv4-", 1, 8),
     "bracketed_ipv6": ADDRESS + _steps("host", "step-25") + _range("ipaddr", "ipv6-", 1, 3),

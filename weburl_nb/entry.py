@@ -5,18 +5,13 @@
 # %% ../nbs/07g_entry.ipynb 2
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from .canonicalization import canonicalize_checked, unresolved_path
 from .charclasses import NamedTuple, check_type
-from .charclasses import preprocess as preprocess_steps
 from .engine_encoding import cached_encoder_for, canonicalize_by_engine
-from .engine_paths import remove_dot_segments
-from .engine_preprocess import preprocess
+from .engine_paths import preprocess_and_parse, resolve_by_stack
 from .host import THIS, Profile, profile_for
-from .parsing import ParsedURL, parse_in_profile, parse_preprocessed
-from .resolution import Preprocess, RemoveDots, read_reference, resolve_checked
-from .resolution import remove_dot_segments as remove_dot_segments_steps
+from .parsing import ParsedURL, parse_in_profile
+from .resolution import resolve_checked
 from .serialization import serialize_parsed_url
 from .shortcuts import LINK_TIERS, NO_SHORTCUT, URL_TIERS, base_record
 from .trace import untraced
@@ -53,26 +48,12 @@ class Stages(NamedTuple):
     result: str | None      # its serialization: the canonical URL, `None` if invalid
 
 
-def _stages(url: str, base: str | None, charset: str | None, profile: Profile,
-            parsed_base: ParsedURL | None = None, *,
-            canonicalize: Callable = canonicalize_checked,
-            remove_dots: RemoveDots = remove_dot_segments_steps,
-            preprocess: Preprocess = preprocess_steps) -> Stages:
-    "The pipeline of checked arguments; `parsed_base`: the parse of `base`, if known."
+def _stages(url: str, base: str | None, charset: str | None, profile: Profile) -> Stages:
+    "The pipeline of checked arguments, by the steps."
     parse = profile.parse                   # the profile's choices from the first step
-    if base is None:
-        # The URL is its own base: resolution's steps 5 and 7, done once, serve both.
-        read = read_reference(url, parse, preprocess=preprocess)
-        parsed_base = read[1]
-        if parsed_base is None:             # an empty URL, parsed as a base only
-            parsed_base = untraced(parse_preprocessed, read[0], parse)
-        resolved = resolve_checked(url, parsed_base, parse, read, remove_dots=remove_dots)
-    else:
-        if parsed_base is None:
-            parsed_base = untraced(parse_in_profile, base, parse, preprocess=preprocess)
-        resolved = resolve_checked(url, parsed_base, parse, remove_dots=remove_dots,
-                                   preprocess=preprocess)
-    canonical = canonicalize(resolved, charset, profile)
+    parsed_base = untraced(parse_in_profile, url if base is None else base, parse)
+    resolved = resolve_checked(url, parsed_base, parse)
+    canonical = canonicalize_checked(resolved, charset, profile)
     return Stages(parsed_base, resolved, canonical, serialize_parsed_url(canonical))
 
 
@@ -93,6 +74,17 @@ def url_to_canon_url_steps(url: str, base: str | None = None, charset: str | Non
     return _stages(url, base, charset, profile).result
 
 # %% ../nbs/07g_entry.ipynb 16
+def _engine_result(url: str, base: str | None, charset: str | None, profile: Profile,
+                   parsed_base: ParsedURL | None = None) -> str | None:
+    "The pipeline's answer by the engine's route; `parsed_base`: the parse of `base`, if known."
+    parse = profile.parse
+    s, r = preprocess_and_parse(url, parse)
+    if parsed_base is None:
+        parsed_base = r if base is None else preprocess_and_parse(base, parse)[1]
+    resolved = resolve_by_stack(s, r, parsed_base, parse)
+    return serialize_parsed_url(canonicalize_by_engine(resolved, charset, profile))
+
+
 def url_to_canon_url(url: str, base: str | None = None, charset: str | None = None,
                      browser: str = 'this') -> str | None:
     "Resolve `url` against `base` (default: itself), canonicalize in `charset`, serialize; `None` if invalid."
@@ -101,16 +93,13 @@ def url_to_canon_url(url: str, base: str | None = None, charset: str | None = No
         url, base, charset, profile = check_arguments('url_to_canon_url', url, base,
                                                       charset, browser)
         if profile is not THIS:                 # the shortcuts are THIS's
-            return _stages(url, base, charset, profile, canonicalize=canonicalize_by_engine,
-                           remove_dots=remove_dot_segments, preprocess=preprocess).result
+            return _engine_result(url, base, charset, profile)
     for tier in URL_TIERS if base is None else LINK_TIERS:     # the shortcuts, in order
         out = tier(url, base, charset)
         if out is not NO_SHORTCUT:
             return out
     parsed_base = None if base is None else base_record(base).parsed
-    return _stages(url, base, charset, THIS, parsed_base,
-                   canonicalize=canonicalize_by_engine, remove_dots=remove_dot_segments,
-                   preprocess=preprocess).result
+    return _engine_result(url, base, charset, THIS, parsed_base)
 
 # %% ../nbs/07g_entry.ipynb 20
 def canonicalize_parsed_url(u: ParsedURL, charset: str | None = None,

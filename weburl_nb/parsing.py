@@ -14,7 +14,6 @@ from .support import TYPE_CHECKING, LazyRegex, NamedTuple
 from .trace import register, trace_for
 
 if TYPE_CHECKING:                       # read by type checkers only: `typing` costs start-up
-    from collections.abc import Callable
     from typing import Any
 
 # %% auto 0
@@ -197,8 +196,7 @@ def parse_url(s: str, browser: str = 'this') -> ParsedURL:
     return parse_in_profile(check_type('parse_url', 's', s), parse_profile_for(browser))
 
 
-def parse_in_profile(s: str, profile: ParseProfile, *,
-                     preprocess: Callable[..., str] = preprocess) -> ParsedURL:
+def parse_in_profile(s: str, profile: ParseProfile) -> ParsedURL:
     "`parse_url` in `profile` (step 2 after parsing if it has rules for the host)."
     if not profile.late_step2:
         return parse_preprocessed(preprocess(s), profile)

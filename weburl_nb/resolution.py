@@ -5,16 +5,13 @@
 # %% ../nbs/02_resolution.ipynb 2
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from .charclasses import DRIVE_SPEC_RE, LazyRegex, check_type, is_file_scheme, preprocess
 from .parsing import INVALID, PARSE_THIS, ParsedURL, ParseProfile, finish_step2, parse_preprocessed, parse_profile_for
 from .trace import register, trace_for
 
 # %% auto 0
-__all__ = ['RemoveDots', 'Preprocess', 'as_dots', 'remove_dot_segments', 'merge_path', 'decode_file_slashes',
-           'begins_with_drive_spec', 'settled_path', 'resolve_relative_url', 'resolve_url', 'read_reference',
-           'resolve_checked']
+__all__ = ['as_dots', 'remove_dot_segments', 'merge_path', 'decode_file_slashes', 'begins_with_drive_spec', 'settled_path',
+           'resolve_relative_url', 'resolve_url', 'resolve_checked']
 
 # %% ../nbs/02_resolution.ipynb 5
 def as_dots(segment: str) -> str:
@@ -88,31 +85,24 @@ def begins_with_drive_spec(path: str) -> bool:
     return _LEADING_DRIVE_RE.match(path) is not None
 
 # %% ../nbs/02_resolution.ipynb 17
-RemoveDots = Callable[[str], str]         # `remove_dot_segments`, or the engine's
-Preprocess = Callable[..., str]           # `preprocess` (Character classes), or the engine's
+def _clean_path(path: str, is_file: bool) -> str:
+    "Steps 2, 3 and 6 (and step 10 below): the `file:` decoding rule, then remove dot-segments."
+    return remove_dot_segments(decode_file_slashes(path) if is_file else path)
 
 
-def _clean_path(path: str, is_file: bool,
-                remove_dots: RemoveDots = remove_dot_segments) -> str:
-    "Steps 2.2, 3.3-3.4: the `file:` decoding rule, then remove dot-segments."
-    return remove_dots(decode_file_slashes(path) if is_file else path)
-
-
-def settled_path(path: str | None, is_file: bool, *,
-                 remove_dots: RemoveDots = remove_dot_segments) -> str | None:
+def settled_path(path: str | None, is_file: bool) -> str | None:
     "A path taken from the base (steps 4-6): kept, unless a second reading cleans it."
     if not path:
         return path
     read = path if path[0] == '/' else '/' + path          # as C7 will write it
     written = read.replace('\\', '%5C')                    # and C8 (`\\` escaped)
-    if _clean_path(written, is_file, remove_dots) == written:
+    if _clean_path(written, is_file) == written:
         return path                                         # a second reading keeps it
     # departure: a base path taken over is cleaned too
-    return _clean_path(read, is_file, remove_dots)
+    return _clean_path(read, is_file)
 
 
-def resolve_relative_url(r: ParsedURL, base: ParsedURL, *,
-                         remove_dots: RemoveDots = remove_dot_segments) -> ParsedURL:
+def resolve_relative_url(r: ParsedURL, base: ParsedURL) -> ParsedURL:
     "The steps to resolve a relative URL: complete reference `r` from `base`."
     trace = trace_for('relative')
     # Step 1: a base without hierarchy cannot complete a reference.
@@ -125,22 +115,21 @@ def resolve_relative_url(r: ParsedURL, base: ParsedURL, *,
     if r.has_authority:
         # 2.2: its path loses its dot-segments.
         if path is not None:
-            path = trace.step('2.2', path, _clean_path(path, is_file, remove_dots))
+            path = trace.step('2.2', path, _clean_path(path, is_file))
         return trace.note('2', ParsedURL(scheme, r.user, r.password, r.host, r.port,
                                          path, r.query, r.fragment, False, True))
     user, password, host, port = base.user, base.password, base.host, base.port
     # Step 3: an absolute path loses its dot-segments.
     if path and path[0] in '/\\':
-        path = trace.step('3', path, _clean_path(path, is_file, remove_dots))
+        path = trace.step('3', path, _clean_path(path, is_file))
     # Step 4: a query alone takes the base's path.
     # departure: a base path taken over is cleaned too
     elif not path and r.query is not None:
-        copied = settled_path(base.path, is_file, remove_dots=remove_dots)
-        path = trace.note('4', copied)
+        path = trace.note('4', settled_path(base.path, is_file))
     # Step 5: a fragment alone takes the base's path and query.
     # departure: a base path taken over is cleaned too
     elif not path and r.fragment is not None:
-        copied = settled_path(base.path, is_file, remove_dots=remove_dots)
+        copied = settled_path(base.path, is_file)
         return trace.note('5', ParsedURL(scheme, user, password, host, port, copied,
                                          base.query, r.fragment, False, True))
     # Step 6: any other path is merged with the base's, then loses its dot-segments.
@@ -153,16 +142,15 @@ def resolve_relative_url(r: ParsedURL, base: ParsedURL, *,
                 b_path = ''
         has_authority = not (user is None and password is None and host is None
                              and port is None)
-        merged = remove_dots(merge_path(r_path, b_path, has_authority))
+        merged = remove_dot_segments(merge_path(r_path, b_path, has_authority))
         # departure: a base path taken over is cleaned too
-        settled = settled_path(merged, is_file, remove_dots=remove_dots)
-        path = trace.step('6', r_path, settled)
+        path = trace.step('6', r_path, settled_path(merged, is_file))
     # Step 7: the completed URL.
     return ParsedURL(scheme, user, password, host, port, path, r.query, r.fragment,
                      False, True)
 
 # %% ../nbs/02_resolution.ipynb 20
-def _without_fragment(u: ParsedURL, remove_dots: RemoveDots) -> ParsedURL:
+def _without_fragment(u: ParsedURL) -> ParsedURL:
     "The base as steps 6 and 9 return it: no fragment, its path settled (see the note)."
     if u.fragment is not None:
         u = u._replace(fragment=None)
@@ -171,8 +159,7 @@ def _without_fragment(u: ParsedURL, remove_dots: RemoveDots) -> ParsedURL:
             u = u._replace(path=u.path.rstrip(' '))
     # departure: the base returned by steps 6 and 9
     if u.hierarchical and u.path:
-        is_file = is_file_scheme(u.scheme)
-        u = u._replace(path=settled_path(u.path, is_file, remove_dots=remove_dots))
+        u = u._replace(path=settled_path(u.path, is_file_scheme(u.scheme)))
     return u
 
 
@@ -184,55 +171,43 @@ def resolve_url(s: str, base: ParsedURL, browser: str = 'this') -> ParsedURL:
     return resolve_checked(s, base, profile)
 
 
-def read_reference(s: str, profile: ParseProfile = PARSE_THIS, *,
-                   preprocess: Preprocess = preprocess) -> tuple[str, ParsedURL | None]:
-    "Steps 5 and 7: `s` preprocessed, and its parse (`None` if empty: see step 6)."
-    trace = trace_for('resolve')
-    late = profile.late_step2               # step 2 after parsing (see Parsing)
-    # Step 5: preprocess the reference.
-    s = trace.step('5', s, preprocess(s, not late))
-    if s == '':
-        return s, None
-    # Step 7: parse it.
-    r = parse_preprocessed(s, profile)
-    return s, finish_step2(r, profile) if late else r
-
-
-def resolve_checked(s: str, base: ParsedURL, profile: ParseProfile = PARSE_THIS,
-                    read: tuple[str, ParsedURL | None] | None = None, *,
-                    remove_dots: RemoveDots = remove_dot_segments,
-                    preprocess: Preprocess = preprocess) -> ParsedURL:
-    "`resolve_url`, arguments checked; `read`: `read_reference(s, profile)`, if done."
+def resolve_checked(s: str, base: ParsedURL, profile: ParseProfile = PARSE_THIS) -> ParsedURL:
+    "`resolve_url` of checked arguments; steps 5 and 7 preprocess and parse as `profile` does."
     trace = trace_for('resolve')
     # Step 4: an invalid base makes the URL invalid.
     if base.invalid:
         return trace.fail('4', 'base-invalid', INVALID)
-    # Steps 5 and 7: preprocess and parse the reference (unless the caller has).
-    s, r = read_reference(s, profile, preprocess=preprocess) if read is None else read
+    # Step 5: preprocess the reference (step 2 after parsing, where the profile says so).
+    late = profile.late_step2
+    s = trace.step('5', s, preprocess(s, not late))
     # Step 6: an empty reference gives the base without its fragment.
-    if r is None:
-        return trace.note('6', _without_fragment(base, remove_dots))
+    if s == '':
+        return trace.note('6', _without_fragment(base))
+    # Step 7: parse it.
+    r = parse_preprocessed(s, profile)
+    if late:
+        r = finish_step2(r, profile)
     # Step 8: without a scheme, it takes the base's and is resolved as relative.
     if r.invalid:
         if not base.hierarchical:
             return trace.fail('8', 'base-not-hierarchical', INVALID, scheme=base.scheme)
         as_absolute = trace.note('8', (base.scheme or '') + ':' + s)
         r = parse_preprocessed(as_absolute, profile)
-        if profile.late_step2:
+        if late:
             r = finish_step2(r, profile)
-        return resolve_relative_url(r, base, remove_dots=remove_dots)
+        return resolve_relative_url(r, base)
     # Step 9: with the base's scheme, it is the base or resolved as relative.
     same_scheme = (base.scheme is not None and r.scheme is not None
                    and r.scheme.lower() == base.scheme.lower())
     if base.hierarchical and same_scheme:
         if not (r.has_authority or r.path or r.query is not None
                 or r.fragment is not None):
-            return trace.note('9', _without_fragment(base, remove_dots))
-        return resolve_relative_url(r, base, remove_dots=remove_dots)
+            return trace.note('9', _without_fragment(base))
+        return resolve_relative_url(r, base)
     # Step 10: an absolute URL, its path without dot-segments.
     if r.hierarchical and r.path is not None:
         is_file = is_file_scheme(r.scheme)
-        path = trace.step('10', r.path, _clean_path(r.path, is_file, remove_dots))
+        path = trace.step('10', r.path, _clean_path(r.path, is_file))
         if path != r.path:
             r = r._replace(path=path)
     return r

@@ -35,11 +35,11 @@ from weburl_nb.engine_encoding import (
 
 from .charclasses import NOT_HIERARCHICAL_SCHEMES, SLASH_CHARS, LazyRegex, NamedTuple, is_file_scheme
 from .engine_hosts import canonicalize_host
-from .engine_paths import remove_dot_segments
-from .engine_preprocess import preprocess
+from .engine_paths import remove_dot_segments_by_stack, resolve_relative_by_stack, settled_path_by_stack
+from .engine_preprocess import preprocess_if_needed
 from .host import THIS
 from .parsing import ParsedURL, parse_preprocessed, split_authority, split_path_query_fragment
-from .resolution import merge_path, resolve_relative_url, settled_path
+from .resolution import merge_path
 from .serialization import serialize_components, serialize_parsed_url
 from .support import CACHED_LENGTH
 
@@ -256,7 +256,7 @@ class BaseRecord(NamedTuple):
 
 def _base_record(base: str) -> BaseRecord:
     "What the shortcuts need of `base`: its parse, its canonical scheme and authority."
-    b = parse_preprocessed(preprocess(base))               # `parse_url(base)`
+    b = parse_preprocessed(preprocess_if_needed(base))     # `parse_url(base)`
     if b.invalid or not b.hierarchical or b.host is None or b.scheme is None:
         return BaseRecord(b, None, None)
     scheme = canonicalize_scheme(b.scheme)
@@ -281,7 +281,7 @@ def fast_relative(url: str, base: str | None, charset: str | None) -> str | NoSh
     record = None if base is None else base_record(base)
     if record is None or record.authority is None:
         return NO_SHORTCUT
-    s = preprocess(url)
+    s = preprocess_if_needed(url)
     if not s or _SCHEME_OR_AUTHORITY_RE.match(s):
         return NO_SHORTCUT
     b, scheme = record.parsed, record.scheme
@@ -289,11 +289,11 @@ def fast_relative(url: str, base: str | None, charset: str | None) -> str | NoSh
     path: str | None
     if link_path:                                   # step 3 (rooted), else step 6
         rooted = link_path[0] in SLASH_CHARS
-        path = remove_dot_segments(link_path if rooted else merge_path(link_path, b.path, True))
+        path = remove_dot_segments_by_stack(link_path if rooted else merge_path(link_path, b.path, True))
     elif query is not None:
-        path = settled_path(b.path, False, remove_dots=remove_dot_segments)  # step 4
+        path = settled_path_by_stack(b.path, False)  # step 4
     else:
-        path, query = settled_path(b.path, False, remove_dots=remove_dot_segments), b.query  # 5
+        path, query = settled_path_by_stack(b.path, False), b.query  # 5
     return serialize_components(scheme, *record.authority,             # serialize
                                 canonicalize_path_by_runs(path, True, scheme),      # C7-C8
                                 canonicalize_query_by_runs(query, charset, True),   # C11
@@ -310,7 +310,7 @@ _DEFAULT_PORT_TEXT = {scheme: str(port) for scheme, port in DEFAULT_PORTS.items(
 def repaired_absolute(url: str, base: str | None,
                       charset: str | None) -> str | NoShortcut | None:
     "The repair tier: an absolute URL with an authority, with no base or a valid one."
-    m = _AUTHORITY_URL.fullmatch(preprocess(url))                   # parsing 1-2
+    m = _AUTHORITY_URL.fullmatch(preprocess_if_needed(url))         # parsing 1-2
     if m is None or (base is not None and base_record(base).parsed.invalid):
         return NO_SHORTCUT
     scheme_text, authority, path, query, fragment = m.groups()
@@ -335,7 +335,7 @@ def repaired_absolute(url: str, base: str | None,
             return None
         port = port or None
     if '\\' in path or '/.' in path or '/%2' in path:               # else: no dot-segment
-        path = remove_dot_segments(path)                            # resolution
+        path = remove_dot_segments_by_stack(path)                   # resolution
     path = canonicalize_path_by_runs(path, True, scheme)            # C7-C8
     if user is not None or password is not None:
         user, password = canonicalize_userinfo_by_runs(user, password)  # C3
@@ -384,7 +384,7 @@ def file_shape(s: str, charset: str | None) -> str | NoShortcut:
     if escaped and (_FILE_READ_ESCAPE.search(path) or MAY_MAKE_ESCAPE.search(path)):
         return NO_SHORTCUT
     if '/.' in path or escaped:
-        path = remove_dot_segments(path)                            # resolution 2.2
+        path = remove_dot_segments_by_stack(path)                   # resolution 2.2
         if '//' in path or '%' in path[:path.find('/', 1) % (len(path) + 1)]:
             return NO_SHORTCUT                  # C4 reads no escape in the first segment
     if host and host.lower() != 'localhost':                        # C4
@@ -408,7 +408,7 @@ def parsed_once(url: str, base: str | None,
     "The last tier without a base: the steps, the URL parsed once (base and reference)."
     if base is not None:
         return NO_SHORTCUT
-    s = preprocess(url)                         # parse_url's first step, done once
+    s = preprocess_if_needed(url)               # parse_url's first step, done once
     out = file_shape(s, charset)                                 # see above
     if out is not NO_SHORTCUT:
         return out
@@ -417,7 +417,7 @@ def parsed_once(url: str, base: str | None,
         return None                                             # resolution step 4
     if r.hierarchical and (r.has_authority or r.path or r.query is not None
                            or r.fragment is not None):
-        r = resolve_relative_url(r, r, remove_dots=remove_dot_segments)  # resolution 9
+        r = resolve_relative_by_stack(r, r)  # resolution 9
     return serialize_parsed_url(canonicalize_by_engine(r, charset, THIS))
 
 # %% ../nbs/07f_shortcuts.ipynb 40
