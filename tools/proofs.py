@@ -136,6 +136,17 @@ RESTS_ON: dict[str, list[str]] = {
 # after planting a fault in the piece (its answer changed on some inputs); it must turn red.
 PAIRED_TEST: dict[str, str] = {
     # --- preprocessing, parsing, resolution, dot segments (07a, 07c) ---
+    "step2_may_replace":
+        "tests/test_engine_preprocess.py::test_step2_is_skipped_only_when_it_changes_nothing",
+    "remove_tab_lf_cr_if_present":
+        "tests/test_engine_preprocess.py::test_remove_tab_lf_cr_if_present_equals_step3",
+    "preprocess_if_needed": "tests/test_engine_preprocess.py::test_preprocess_if_needed_equals_steps",
+    "has_no_dot_segment": "tests/test_engine_paths.py::test_no_dot_segment_test_is_sound",
+    "_rooted_stack": "tests/test_engine_paths.py::test_rooted_stack_equals_steps",
+    "_rooted_in_rounds": "tests/test_engine_paths.py::test_rounds_equal_steps_at_any_round_size",
+    "remove_dot_segments_by_stack":
+        "tests/test_engine_paths.py::test_remove_dot_segments_by_stack_equals_steps",
+    "resolve_by_stack": "tests/test_engine_paths.py::test_resolve_by_stack_equals_steps",
 
     # --- hosts, IP addresses, Nameprep, IDNA (07d, 07e) ---
 
