@@ -275,6 +275,7 @@ def test_bad_base_is_one_usage_error_before_any_input(base, why):
 
 def test_site_and_site_key_in_processes():
     "`--site` and `--key=site` through the relay (`-j 2`): same lines as one process, in order."
+    pytest.importorskip("publicsuffixlist")
     lines = b"".join(b"http://www%d.example.co.uk/\nhttp://10.0.0.%d/\nbad %d\n" % (i, i % 250, i)
                      for i in range(30_000))
     one, two = run(["--site"], lines), run(["-j", "2", "--site"], lines)

@@ -78,3 +78,22 @@ file_text = st.tuples(st.sampled_from(FILE_HEADS),
 @given(file_text, charsets)
 def test_file_urls_and_windows_paths(url, charset):
     check(url, None, charset)
+
+
+@given(link_text, base_text, st.booleans())
+def test_site_functions_on_any_string(link, base, private):
+    "The site functions: `str` or `None`, never an exception, one answer for a URL and its canonical URL."
+    import pytest
+    pytest.importorskip("publicsuffixlist")
+    from weburl_nb.site_keys import cc_index_columns, public_suffix, registrable_domain, same_site, site_key
+    canon = url_to_canon_url(link, base)
+    domain, key = registrable_domain(link, base, private=private), site_key(link, base, private=private)
+    suffix = public_suffix(link, base, private=private)
+    assert all(v is None or type(v) is str for v in (domain, key, suffix))
+    if canon is None:
+        assert (domain, key, suffix, cc_index_columns(link, base)) == (None, None, None, None)
+    else:
+        assert (registrable_domain(canon, private=private), site_key(canon, private=private)) == (domain, key)
+        assert same_site(link, canon, base, private=private) == (key is not None)
+        assert cc_index_columns(link, base, surt_style="precise").url_host_registered_domain == \
+            registrable_domain(canon)

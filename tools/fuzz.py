@@ -4,7 +4,8 @@
     python tools/fuzz.py --smoke                # the short run of `make test` (about 20 seconds)
 
 Every input is checked by `tests/invariants.py` (no exception, shortcut route = steps route, the answer
-is a fixed point) and timed: an input whose check takes over 100 ms under instrumentation is kept in
+is a fixed point), then by `check_site` where the `site` extra is installed (the site functions give a
+`str` or `None`, the same for the URL and its canonical URL, and Common Crawl's columns agree) and timed: an input whose check takes over 100 ms under instrumentation is kept in
 `WORK/slow/` and judged after the run, without instrumentation, by a ratio rather than a time: it is
 timed alternately with a plain input of the same length that takes the whole route (a non-ASCII
 path with escapes and dot-segments, about 0.7 us a character here), best of five each, and it is
@@ -138,12 +139,36 @@ def write_seeds(work: Path, seeds: list[bytes]) -> Path:
     return folder
 
 
+def check_site(url: str, base: str | None, charset: str | None, canon: str | None) -> None:
+    "The site functions: a value or None for any input, and one answer for a URL and its canonical URL."
+    try:
+        from weburl_nb import site_keys as sk
+        sk.suffix_list()
+    except ImportError:                         # the `site` extra is not installed: nothing to check
+        return
+    for private in (False, True):
+        domain = sk.registrable_domain(url, base, charset, private=private)
+        suffix = sk.public_suffix(url, base, charset, private=private)
+        key = sk.site_key(url, base, charset, private=private)
+        if not all(v is None or type(v) is str for v in (domain, suffix, key)):
+            raise AssertionError(f'site: not a str or None for {(url, base, charset)!r}')
+        if canon is None:
+            if (domain, suffix, key) != (None, None, None):
+                raise AssertionError(f'site: an answer for an invalid URL {(url, base, charset)!r}')
+        elif (sk.registrable_domain(canon, private=private), sk.site_key(canon, private=private)) != (domain, key):
+            raise AssertionError(f'site: the canonical URL {canon!r} answers otherwise, {(url, base, charset)!r}')
+    cols = sk.cc_index_columns(url, base, charset, surt_style='precise')
+    if (cols is None) != (canon is None) or (cols is not None and cols.url_host_registered_domain
+                                              != sk.registrable_domain(canon)):
+        raise AssertionError(f'site: Common Crawl columns disagree for {(url, base, charset)!r}')
+
+
 def one_input(data: bytes, slow_dir: Path | None = None) -> None:
     "The fuzz target: check one input, and keep it when it was slow."
     from invariants import check
     url, base, charset = decode_input(data)
     start = time.perf_counter()
-    check(url, base, charset)
+    check_site(url, base, charset, check(url, base, charset))
     if slow_dir is not None and time.perf_counter() - start > SLOW_SECONDS:
         slow_dir.mkdir(parents=True, exist_ok=True)
         (slow_dir / hashlib.sha1(data).hexdigest()).write_bytes(data)
@@ -155,6 +180,7 @@ def run_atheris(work: Path, libfuzzer_args: list[str]) -> None:
     with atheris.instrument_imports(include=['weburl_nb']):
         import invariants  # noqa: F401  (the package modules it imports are the ones instrumented)
         import weburl_nb  # noqa: F401
+        import weburl_nb.site_keys  # noqa: F401  (the site functions, checked when the list is there)
     slow_dir = work / 'slow'
     atheris.Setup([sys.argv[0], *libfuzzer_args], lambda data: one_input(data, slow_dir))
     atheris.Fuzz()

@@ -52,7 +52,8 @@ CONFIG = ("settings.ini", "setup.py", "pyproject.toml")
 # the versions): required ones fail the run when they cannot be installed, optional ones are
 # named in the table and their tests skip.
 REQUIRED = ("pytest", "hypothesis")
-OPTIONAL = {"frames tests": "scale_requirements", "compare's WHATWG row": ("ada-url",)}
+OPTIONAL = {"frames tests": "scale_requirements", "compare's WHATWG row": ("ada-url",),
+            "site functions": "site_requirements"}
 PROBE = ("import json, platform, sys, importlib.util as u; print(json.dumps({"
          "'impl': platform.python_implementation(), 'version': platform.python_version(), "
          "'info': list(sys.version_info[:2]), 'executable': sys.executable, "
