@@ -43,6 +43,8 @@ def _decode_all(data: bytes) -> bytearray:
 
 def unescape_then_escape(s: str) -> str:
     "K1: `s` decoded until no `%XX` is left, then escaped outside `IA_KEEPS`."
+    if s.isascii() and s.isprintable() and not ('%' in s or ' ' in s or '#' in s):
+        return s                # nothing to decode, every byte in IA_KEEPS: as it is
     data = _decode_all(s.encode('utf-8', 'surrogatepass'))
     return ''.join(chr(b) if b in IA_KEEPS else f'%{b:02X}' for b in data)
 
@@ -128,6 +130,8 @@ def _strip_path_session(path: str, pattern: re.Pattern) -> str:
 
 def strip_path_session_id(path: str) -> str:
     "K7: `path` without a session segment (`/(S(...))/`, `/(...)/`) before `.aspx`."
+    if '(' not in path:
+        return path                             # both forms start with `(`
     for pattern in _PATH_SESSIONS:
         path = _strip_path_session(path, pattern)
     return path
@@ -182,6 +186,9 @@ def _strip_cold_fusion(query: str) -> str:
 
 def strip_query_session_ids(query: str) -> str:
     "K9: `query` without the session arguments of `QUERY_SESSIONS`, and ColdFusion's."
+    low = query.lower()
+    if query.isascii() and not ('sid' in low or 'sessionid' in low or 'cfid' in low):
+        return query                            # no name of a session argument in it
     for pattern in _QUERY_SESSIONS:
         query = _strip_query_session(query, pattern)
     return _strip_cold_fusion(query)
@@ -267,7 +274,9 @@ def drop_params(query: str, drop: Iterable[str] = (),
 # %% ../nbs/15_keys.ipynb 28
 def _on(u: ParsedURL, fn: Callable, *fields: str) -> ParsedURL:
     "`u` with `fn` applied to each of its `fields` that is present."
-    return u._replace(**{f: fn(v) for f in fields if (v := getattr(u, f)) is not None})
+    changed = {f: new for f in fields
+               if (v := getattr(u, f)) is not None and (new := fn(v)) != v}
+    return u._replace(**changed) if changed else u
 
 
 class KeyStep(NamedTuple):
