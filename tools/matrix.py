@@ -294,18 +294,18 @@ def pyodide_runtime(version: str) -> Path:
     return dest
 
 
-def idna_wheel(python: str) -> Path:
-    "A wheel of idna at the version `python`'s venv holds (pure Python), downloaded once."
+def pure_wheel(python: str, dist: str = "idna") -> Path:
+    "A wheel of `dist` (pure Python) at the version `python`'s venv holds, downloaded once."
     version = subprocess.run([python, "-c", "from importlib.metadata import version; "
-                              "print(version('idna'))"], capture_output=True, text=True,
+                              f"print(version({dist!r}))"], capture_output=True, text=True,
                              check=True, env=clean_env()).stdout.strip()
-    folder = WORK / "wheels" / f"idna-{version}"
-    if not list(folder.glob("idna-*-none-any.whl")):
+    folder = WORK / "wheels" / f"{dist}-{version}"
+    if not list(folder.glob(f"{dist}-*-none-any.whl")):
         folder.mkdir(parents=True, exist_ok=True)
         subprocess.run([python, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:",
-                        "-d", str(folder), f"idna=={version}"], check=True,
+                        "-d", str(folder), f"{dist}=={version}"], check=True,
                        stderr=subprocess.DEVNULL, env=clean_env())
-    (wheel,) = folder.glob("idna-*-none-any.whl")
+    (wheel,) = folder.glob(f"{dist}-*-none-any.whl")
     return wheel
 
 
@@ -326,7 +326,7 @@ def run_pyodide(python: str | None) -> Row:
         node_version = subprocess.run([node, "--version"], capture_output=True, text=True).stdout
         row.name = f"Pyodide {version} (node {node_version.strip()})"
         runtime = pyodide_runtime(version)
-        wheel = idna_wheel(python or sys.executable)
+        wheel = pure_wheel(python or sys.executable)
         cmd = [node, str(ROOT / "tools" / "pyodide_conformance.mjs"), str(runtime), str(ROOT),
                str(data_dir()), str(wheel)]
         LOGS.mkdir(parents=True, exist_ok=True)
@@ -345,6 +345,41 @@ def run_pyodide(python: str | None) -> Row:
         row.ok = p.returncode == 0 and result["failed"] == 0 and result["passed"] > 0
         if not row.ok:
             row.error = f"node exit status {p.returncode}; log: {log.relative_to(ROOT)}"
+    except Exception as e:                   # say why, in the table, and fail
+        row.error = f"{type(e).__name__}: {e}"
+    row.seconds = time.monotonic() - t0
+    return row
+
+
+PAGES_UNDER_PYODIDE = ("nbs/15a_site_keys.ipynb",)     # pages whose examples run there too
+
+
+def run_pyodide_pages(python: str | None) -> Row:
+    "The examples of `PAGES_UNDER_PYODIDE` under Pyodide, with publicsuffixlist's wheel unpacked."
+    row = Row("Pyodide: page examples", "?")
+    t0 = time.monotonic()
+    try:
+        node = shutil.which("node")
+        if node is None:
+            raise RuntimeError("node not found (Debian: apt-get install nodejs)")
+        runtime = pyodide_runtime(pyodide_version())
+        wheels = [str(pure_wheel(python or sys.executable, d)) for d in ("idna", "publicsuffixlist")]
+        LOGS.mkdir(parents=True, exist_ok=True)
+        log = LOGS / "pyodide-pages.log"
+        passed, out = 0, ""
+        for page in PAGES_UNDER_PYODIDE:
+            p = subprocess.run([node, str(ROOT / "tools" / "pyodide_conformance.mjs"), str(runtime),
+                                str(ROOT), str(data_dir()), *wheels, "--", "tools/nb_examples.py", page],
+                               capture_output=True, text=True, env=clean_env(), timeout=1800)
+            out += p.stdout + p.stderr
+            last = p.stdout.strip().splitlines()[-1:] or [""]
+            if p.returncode != 0 or "passed on Python" not in last[0]:
+                raise RuntimeError(f"{page}: node exit status {p.returncode}; log: {log.relative_to(ROOT)}")
+            passed += 1
+            row.version = last[0].rpartition(" ")[2]
+        log.write_text(out, encoding="utf-8")
+        row.counts = {"passed": passed, "failed": 0}
+        row.ok = True
     except Exception as e:                   # say why, in the table, and fail
         row.error = f"{type(e).__name__}: {e}"
     row.seconds = time.monotonic() - t0
@@ -413,6 +448,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_pyodide:
         print("\n== Pyodide: the conformance cases under node ...", flush=True)
         rows.append(run_pyodide(pythons[0] if pythons else None))
+        rows.append(run_pyodide_pages(pythons[0] if pythons else None))
     print(f"\nInterpreter matrix ({time.monotonic() - t0:.0f} s; data: {data_dir()}):\n")
     print(table(rows))
     minors = sorted({it.minor for it, r in zip(runnable, rows) if r.ok})
