@@ -142,7 +142,7 @@ serve:  ## serve the built site on http://127.0.0.1:$(PORT)/ (the way to read it
 	@echo "Serving _docs/ on http://127.0.0.1:$(PORT)/ (Ctrl-C stops)"
 	$(PY) -m http.server $(PORT) --bind 127.0.0.1 --directory _docs
 
-bench:  ## the benchmark against urllib.parse and the peers (pip install -e .[bench]); writes bench-results/latest.json
+bench:  ## the benchmark against urllib.parse and the peers (pip install -e .[bench]), the pure and the compiled build side by side; writes bench-results/latest.json
 	$(PY) bench/run.py --data $(BENCHDATA)
 
 bench-record:  ## keep the latest benchmark run as the one the site shows by default (bench/recorded.json)

@@ -184,8 +184,9 @@ def main(argv=None) -> int:
             for peer in ('ada_url', 'can_ada'):
                 if peer in runs[0]:
                     out[b][f'x {peer}'] = statistics.median(run['ours'] / run[peer] for run in runs)
-        out['compiled over pure'] = statistics.median(
-            p['ours'] / c['ours'] for p, c in zip(per['pure'], per['compiled'], strict=True))
+        gains = [p['ours'] / c['ours'] for p, c in zip(per['pure'], per['compiled'], strict=True)]
+        out['compiled over pure'] = statistics.median(gains)
+        out['compiled over pure, each round'] = gains
     if a.startup_runs:
         result['startup'] = startup(builds, a.startup_runs)
     print(f'\n{"corpus":<22} {"pure us":>8} {"compiled us":>11} {"gain":>6} {"ada_url us":>10} '

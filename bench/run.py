@@ -1,14 +1,15 @@
 """The weburl-nb benchmark (`make bench`): a benchmark, not a test -- it measures, it never fails on a figure.
 
-Six parts, all written to `bench-results/latest.json` and printed as tables:
+The parts, all written to `bench-results/latest.json` and printed as tables:
 
 1. corpora: over `hrefs.tsv` (base<TAB>href: resolve + canonicalize) and `absolute.txt`
    (canonicalize), the same inputs, in the same process, for `url_to_canon_url`,
    `canonicalize_many` (when the package has it), `urllib.parse` (`urljoin` / `urlsplit`) and
-   the peers that are installed (yarl, rfc3986, w3lib, ada-url, can_ada). Several rounds; in each,
+   the peers that are installed (yarl, rfc3986, w3lib, and ada-url's two bindings: `ada_url`, CFFI,
+   and `can_ada`, pybind11). Several rounds; in each,
    every slice of 500 inputs is run by every contender in turn, in a shuffled order, so that a
    slow spell of the machine touches all contenders alike; the figure kept is the median round,
-   in CPU microseconds per URL, with its ratio to urllib.parse and to ada-url.
+   in CPU microseconds per URL, with its ratio to urllib.parse and to ada-url's `ada_url`.
 2. scaling: time of `url_to_canon_url` against input length (10 KB .. 1 MB, five sizes) for long
    URLs of several shapes, including the adversarial ones of the hardening issue; per shape, the
    slope of log(time) against log(length) fitted by least squares (1 = linear), the same slope on
@@ -36,7 +37,10 @@ Six parts, all written to `bench-results/latest.json` and printed as tables:
 8. site functions (issue 34, `bench/site_keys.py`): `registrable_domain` on canonical URLs, warm, against
    `url_to_canon_url` on them; `cc_index_columns` against `url_to_canon_url` on `absolute.txt` and a messy
    corpus, with IA's SURT key (Common Crawl's) and the precise one.
-9. the targets of issues 5, 12, 18, 26 and 34, checked against the figures (reported, never asserted); start-up
+9. the two builds (issue 33, `bench/builds.py`): the pure and the mypyc-compiled wheel, each built or reused
+   by `tools/compiled.py` outside the checkout, timed in alternating child processes on the warm and cold
+   corpora beside ada-url's two bindings, `ada_url` (CFFI) and `can_ada` (pybind11); start-up of each.
+10. the targets of issues 5, 12, 18, 26, 33 and 34, checked against the figures (reported, never asserted); start-up
    and memory also against the run recorded in `bench/recorded.json` ("as now").
 
 The machine's load average is recorded at the start and before each part: on a shared machine
@@ -859,6 +863,44 @@ def run_cold(data: Path) -> dict:
     return cold.run(str(data), show_targets=False)
 
 
+def run_builds(data: Path, rounds: int) -> dict:
+    """`bench/builds.py`: the pure and the compiled wheel side by side (issue 33), each built or
+    reused by `tools/compiled.py` in venvs outside the checkout; `{}` when a build fails."""
+    sys.path.insert(0, str(ROOT / 'bench'))
+    import builds
+    pythons = []
+    for flags in (['--pure'], []):
+        p = subprocess.run([sys.executable, str(ROOT / 'tools' / 'compiled.py'), 'build', *flags],
+                           capture_output=True, text=True)
+        if p.returncode:
+            print(f'builds: not run, the {"pure" if flags else "compiled"} build failed:\n{p.stderr[-1500:]}')
+            return {}
+        pythons.append(p.stdout.strip().splitlines()[-1])
+    out = ROOT / 'bench-results' / 'builds.json'
+    builds.main(['--data', str(data), '--rounds', str(rounds), '--pure', pythons[0], pythons[1],
+                 '--out', str(out)])
+    return json.loads(out.read_text(encoding='utf-8'))
+
+
+def builds_targets(b: dict) -> dict:
+    "Issue 33's targets, on the compiled build (ratios to the CFFI binding `ada_url`)."
+    c = b['corpora']
+    x = {name: c[name]['compiled'].get('x ada_url') for name in c}
+    t = {}
+    for name, limit in (('messy', 1.8), ('messy, fresh hosts', 2.6), ('distinct IDN hosts', 3.0),
+                        ('hrefs', 0.6), ('absolute', 0.35)):
+        if x.get(name) is not None:
+            t[f'compiled build: {name} / ada_url <= {limit} (issue 33; {x[name]:.2f})'] = x[name] <= limit
+    if 'messy' in c:
+        g = c['messy']['compiled over pure']
+        t[f'compiled over pure >= 1.25 on messy (issue 33; {g:.2f})'] = g >= 1.25
+    st = b.get('startup', {})
+    if 'pure' in st and 'compiled' in st:
+        d = st['compiled']['weburl minus python'] - st['pure']['weburl minus python']
+        t[f'compiled start-up of weburl URL no slower than pure (issue 33; {d:+.1f} ms)'] = d <= 0
+    return t
+
+
 def run_site(data: Path, rounds: int) -> dict:
     "`bench/site_keys.py`: registrable_domain warm, Common Crawl's columns against canonicalization."
     sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -875,18 +917,18 @@ def run_site(data: Path, rounds: int) -> dict:
 def print_messy(seed, r: dict):
     s = r['summary']
     print(f'\nmessy URLs, seed {seed} ({s["total"]["count"]:,} URLs, canonical form differs from the input '
-          f'for {s["differ_share"]:.1%}): CPU microseconds per URL, median of rounds; x ada = / '
+          f'for {s["differ_share"]:.1%}): CPU microseconds per URL, median of rounds; x ada_url = / '
           f'ada_url.normalize_url')
     cols = [OURS, OURS_STEPS, ADA_NORMALIZE, 'urllib.parse.urlsplit']
-    print(f'  {"kind of fault":<32}{"count":>6}{"ours":>8}{"x ada":>7}{"paired":>7}{"steps":>8}{"x ada":>7}'
+    print(f'  {"kind of fault":<32}{"count":>6}{"ours":>8}{"x ada_url":>10}{"paired":>7}{"steps":>8}{"x ada_url":>10}'
           f'{"ada":>7}{"urllib":>8}')
     rows = list(r['kinds'].items()) + [('overall', {**r['overall'], 'count': s['total']['count']})]
     for kind, k in rows:
         if not all(c in k for c in cols):
             continue
-        print(f'  {kind:<32}{k["count"]:>6}{k[OURS]["us_per_url"]:>8.2f}{k[OURS]["ratio_to_ada"]:>7.2f}'
+        print(f'  {kind:<32}{k["count"]:>6}{k[OURS]["us_per_url"]:>8.2f}{k[OURS]["ratio_to_ada"]:>10.2f}'
               f'{k[OURS]["paired_ratio_to_ada"]:>7.2f}{k[OURS_STEPS]["us_per_url"]:>8.2f}'
-              f'{k[OURS_STEPS]["ratio_to_ada"]:>7.2f}{k[ADA_NORMALIZE]["us_per_url"]:>7.2f}'
+              f'{k[OURS_STEPS]["ratio_to_ada"]:>10.2f}{k[ADA_NORMALIZE]["us_per_url"]:>7.2f}'
               f'{k["urllib.parse.urlsplit"]["us_per_url"]:>8.2f}')
     if 'trace_off_cost' in r:
         ns = r['trace_call_ns']
@@ -903,11 +945,11 @@ def print_messy(seed, r: dict):
 
 def print_corpus(title: str, rows: dict, n: int):
     print(f'\n{title} ({n:,} URLs): median of rounds, CPU microseconds per URL '
-          f'(x ada paired: median of the ratios of the rounds)')
+          f'(x ada_url paired: median of the ratios of the rounds)')
     w = max(map(len, rows)) + 2
-    print(f'  {"contender":<{w}}{"us/URL":>9}{"x urllib":>10}{"x ada":>8}{"paired":>8}   rounds us/URL')
+    print(f'  {"contender":<{w}}{"us/URL":>9}{"x urllib":>10}{"x ada_url":>10}{"paired":>8}   rounds us/URL')
     for name, r in sorted(rows.items(), key=lambda kv: kv[1]['us_per_url']):
-        ada = f'{r["ratio_to_ada"]:>8.2f}{r["paired_ratio_to_ada"]:>8.2f}' if 'ratio_to_ada' in r else ' ' * 16
+        ada = f'{r["ratio_to_ada"]:>10.2f}{r["paired_ratio_to_ada"]:>8.2f}' if 'ratio_to_ada' in r else ' ' * 18
         spread = ' '.join(f'{x:.2f}' for x in r['rounds_us_per_url'])
         print(f'  {name:<{w}}{r["us_per_url"]:>9.2f}{r["ratio_to_urllib"]:>10.2f}{ada}   {spread}')
 
@@ -999,6 +1041,8 @@ def targets(result: dict) -> dict:
                 m['trace_off_cost_ours'] <= 0.03)
     if 'cold' in result:
         t.update(result['cold']['targets'])             # issue 26, as bench/cold.py judged them
+    if result.get('builds'):
+        t.update(builds_targets(result['builds']))
     if 'site' in result:
         t.update(result['site']['targets'])             # issue 34, as bench/site_keys.py judged them
     if 'scaling' in result:
@@ -1033,7 +1077,7 @@ def main(argv=None) -> int:
     p.add_argument('--jobs-runs', type=int, default=5,
                    help='rounds of -j 1, -j 2 and two -j 1 at once (default 5)')
     p.add_argument('--skip', action='append', default=[],
-                   choices=['corpora', 'scaling', 'memory', 'jobs', 'startup', 'messy', 'cold', 'site'])
+                   choices=['corpora', 'scaling', 'memory', 'jobs', 'startup', 'messy', 'cold', 'site', 'builds'])
     p.add_argument('--messy-seeds', type=int, nargs='+', default=list(MESSY_SEEDS),
                    help=f'seeds of the messy corpora (default {" ".join(map(str, MESSY_SEEDS))})')
     p.add_argument('--messy-count', type=int, default=16_000, help='URLs per messy corpus (default 16,000)')
@@ -1077,6 +1121,9 @@ def main(argv=None) -> int:
     if 'cold' not in args.skip:
         result['machine']['load_before_cold'] = os.getloadavg()[0]
         result['cold'] = run_cold(data)
+    if 'builds' not in args.skip:
+        result['machine']['load_before_builds'] = os.getloadavg()[0]
+        result['builds'] = run_builds(data, args.rounds)
     if 'site' not in args.skip:
         result['machine']['load_before_site'] = os.getloadavg()[0]
         result['site'] = run_site(data, args.rounds)
