@@ -193,7 +193,7 @@ def _time(f, xs, repeat: int = 5) -> float:
 def _plain_labels(labels: list[str]) -> list[str | None]:
     "Step 20 as the engine takes a plain host's labels: `punycode_label` beyond ASCII (bidi passes)."
     from weburl_nb import engine_idna as engine
-    return [engine.punycode_label(label) if not label.isascii() else label for label in labels]
+    return [engine.punycode_label_by_encoder(label) if not label.isascii() else label for label in labels]
 
 
 def step_shares(count: int = 2000) -> dict:
@@ -213,8 +213,8 @@ def step_shares(count: int = 2000) -> dict:
                       'step 20: labels to ASCII': _time(host.convert_labels, labels),
                       '  of which Punycode': _time(lambda w: w.encode('punycode'), words_only)},
            'after': {'whole host': _time(engine_route, hosts) if engine_route else None,
-                     'step 11: Nameprep': _time(plain or engine.nameprep, hosts),
-                     'step 20: labels to ASCII': _time(_plain_labels if plain else engine.convert_labels,
+                     'step 11: Nameprep': _time(plain or engine.nameprep_by_table, hosts),
+                     'step 20: labels to ASCII': _time(_plain_labels if plain else engine.convert_labels_by_table,
                                                        labels),
                      '  of which Punycode': _time(engine.punycode_encode, words_only)}}
     for route in out.values():

@@ -8,8 +8,8 @@ from hypothesis import given, strategies as st
 
 from datfile import data_dir, files, load
 from weburl_nb import ipaddr
-from weburl_nb.engine_hosts import (bracketed_ipv6, canonicalize_host, canonicalize_ipv4,
-                                    canonicalize_ipv6)
+from weburl_nb.engine_hosts import (bracketed_ipv6_by_hex_groups, canonicalize_host,
+                                    canonicalize_ipv4_by_regex, canonicalize_ipv6_by_hex_groups)
 from weburl_nb.host import PROFILES, canonicalize_host_steps
 from weburl_nb.parsing import parse_url
 
@@ -36,9 +36,9 @@ def test_random_hosts(h):
                                  '4294967295', '4294967296', '9' * 11, 'a', '']), min_size=1, max_size=5))
 def test_random_addresses(parts):
     h = '.'.join(parts)
-    assert canonicalize_ipv4(h) == ipaddr.canonicalize_ipv4(h)
+    assert canonicalize_ipv4_by_regex(h) == ipaddr.canonicalize_ipv4(h)
     v6 = ':'.join(parts).replace(':', '::', 1)
-    assert canonicalize_ipv6(v6) == ipaddr.canonicalize_ipv6(v6)
+    assert canonicalize_ipv6_by_hex_groups(v6) == ipaddr.canonicalize_ipv6(v6)
     assert _same(h) == [] and _same(f'[{v6}]') == []
 
 
@@ -61,5 +61,5 @@ def test_conformance_hosts():
 
 
 def test_bracketed():
-    assert bracketed_ipv6('[0:0:0:0:0:FFFF:1.2.3.4]') == '[::ffff:102:304]'
-    assert bracketed_ipv6('[::1') is None
+    assert bracketed_ipv6_by_hex_groups('[0:0:0:0:0:FFFF:1.2.3.4]') == '[::ffff:102:304]'
+    assert bracketed_ipv6_by_hex_groups('[::1') is None

@@ -104,7 +104,7 @@ def test_nameprep_on_conformance_hosts():
         for s in {h, steps.percent_decode_utf8(h)}:
             for p in PROFILES:
                 for bidi in (False, True):
-                    assert engine.nameprep(s, bidi, p.nameprep) == \
+                    assert engine.nameprep_by_table(s, bidi, p.nameprep) == \
                         nameprep_steps.nameprep(s, bidi, p.nameprep), (s, p.name, bidi)
 
 
@@ -129,7 +129,7 @@ def test_labels_on_conformance_hosts():
             prepared = nameprep_steps.nameprep(s, False, p.nameprep) if p.host.nameprep_whole_host else s
             labels = (prepared or s).split('.')
             for idn in (False, True):
-                assert engine.convert_labels(labels, p, idn) == steps.convert_labels(labels, p, idn), \
+                assert engine.convert_labels_by_table(labels, p, idn) == steps.convert_labels(labels, p, idn), \
                     (labels, p.name)
             for label in labels:
                 if len(label) <= 59:
@@ -154,7 +154,7 @@ def test_ascii_name_equals_steps(s, profile, scheme):
 
 @given(st.one_of(host_text, any_text), st.sampled_from(PROFILES), st.booleans())
 def test_nameprep_equals_steps(s, profile, bidi):
-    assert engine.nameprep(s, bidi, profile.nameprep) == nameprep_steps.nameprep(s, bidi, profile.nameprep)
+    assert engine.nameprep_by_table(s, bidi, profile.nameprep) == nameprep_steps.nameprep(s, bidi, profile.nameprep)
 
 
 @given(st.one_of(host_text, any_text))
@@ -175,13 +175,13 @@ def test_punycode_equals_codec(label):
 @given(st.lists(st.one_of(host_text, any_text), min_size=1, max_size=4), st.sampled_from(PROFILES),
        st.booleans())
 def test_convert_labels_equals_steps(labels, profile, idn):
-    assert engine.convert_labels(labels, profile, idn) == steps.convert_labels(labels, profile, idn)
+    assert engine.convert_labels_by_table(labels, profile, idn) == steps.convert_labels(labels, profile, idn)
 
 
 @given(st.one_of(host_text, any_text))
 def test_bidi_equals_steps(s):
     for version in ('latest', '3.2'):
-        assert engine.bidi_step(s, version) == nameprep_steps.bidi_step(s, version)
+        assert engine.bidi_step_by_flags(s, version) == nameprep_steps.bidi_step(s, version)
 
 
 def test_idn_names_on_conformance_hosts():

@@ -91,11 +91,8 @@ RESTS_ON: dict[str, list[str]] = {
     "resolve_by_stack": PREPROCESS + DOTS + _range("resolution", "", 4, 10)
     + _range("resolution", "relative-", 1, 7),
     # Engine: hosts. Addresses written plainly (and Shortcuts' addresses written as addresses)
-    "canonicalize_ipv4": ADDRESS + _steps("host", "step-27") + _range("ipaddr", "ipv4-", 1, 8),
-    "bracketed_ipv6": ADDRESS + _steps("host", "step-25") + _range("ipaddr", "ipv6-", 1, 3),
-    # Nameprep with a learned Map: the Map, NFKC and Prohibit it passes in (`map_step` names the
-    # section: `nfkc` and `prohibited_char` are defined by Engine: internationalized names too)
-    "map_step": _steps("nameprep", "step-3", "step-7", "step-9", "step-10"),
+    "canonicalize_ipv4_by_regex": ADDRESS + _steps("host", "step-27") + _range("ipaddr", "ipv4-", 1, 8),
+    "bracketed_ipv6_by_hex_groups": ADDRESS + _steps("host", "step-25") + _range("ipaddr", "ipv6-", 1, 3),
     # The host cache: of the scheme, the steps read only whether it is `file`
     "cached_host_steps": _steps("host", "step-26", "step-30"),
     # Engine: percent-encoding and canonicalization. Charset labels, kept (it rests on no numbered step)
@@ -123,13 +120,19 @@ RESTS_ON: dict[str, list[str]] = {
     + _steps("nameprep", "step-3", "step-7", "step-10"),
     # Nameprep by tables
     "code_point_flags": _range("nameprep", "", 3, 11),
+    "nameprep_by_table": _range("nameprep", "", 2, 12),
+    # Plain hosts: Nameprep as the Map step alone (THIS)
+    "plain_nameprep": _range("nameprep", "", 3, 11),
     # Punycode
     "punycode_encode": _steps("host", "step-20"),
     # Labels to ASCII
-    "label_to_ascii": _steps("host", "step-11", "step-20"),
+    "label_to_ascii_by_table": _steps("host", "step-11", "step-20"),
     # Internationalized names, as THIS takes them
     "canonicalize_idn_name": _range("host", "", 2, 6) + _steps("host", "step-8", "step-9", "step-11")
     + _range("host", "", 15, 17) + _range("host", "", 20, 22) + _range("host", "", 25, 30),
+    # A host no cache holds: THIS's steps by the tables, the other profiles by the steps
+    "canonicalize_this_host": _range("host", "", 1, 22),
+    "canonicalize_name": _steps("host", "step-1"),
 }
 
 # piece -> the pytest node id that pairs it with its literal step: the test `make proofs` runs

@@ -7,20 +7,16 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import weburl_nb.nameprep as nameprep_steps
-
 from .charclasses import LazyRegex, is_file_scheme
 from .engine_idna import canonicalize_ascii_name, canonicalize_name, is_ascii_name
 from .host import PROFILES, THIS, Profile, canonicalize_host_steps
 from .ipaddr import ipv4_number, ipv6_groups, ipv6_text, shortened
-from .nameprep import NAMEPREP_THIS, UNICODE_DATA, NameprepProfile, b1_b2_map
 from .support import CACHED_LENGTH
 from .trace import OFF, trace_for
 
 # %% auto 0
-__all__ = ['HOST_CACHE_SIZE', 'is_canonical_name', 'canonicalize_ipv4', 'canonicalize_ipv6', 'bracketed_ipv6', 'LearnedTable',
-           'map_step', 'nfkc', 'prohibited_char', 'nameprep', 'cached_host_steps', 'host_cache_info',
-           'canonicalize_host']
+__all__ = ['HOST_CACHE_SIZE', 'is_canonical_name', 'canonicalize_ipv4_by_regex', 'canonicalize_ipv6_by_hex_groups',
+           'bracketed_ipv6_by_hex_groups', 'cached_host_steps', 'host_cache_info', 'canonicalize_host']
 
 # %% ../nbs/07e_engine_hosts.ipynb 6
 # Not `.` first, no `..`; then label characters and dots (see above).
@@ -36,7 +32,7 @@ _IPV4_RE = LazyRegex(rf'({_NUMBER})' + rf'(?:\.({_NUMBER}))?' * 3)
 _BYTE = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])'  # 0-255, no leading zero
 _DOTTED_QUAD = LazyRegex(rf'{_BYTE}\.{_BYTE}\.{_BYTE}\.{_BYTE}')
 
-def canonicalize_ipv4(s: str) -> str | None:
+def canonicalize_ipv4_by_regex(s: str) -> str | None:
     "The IPv4 steps' answer for `s` (see IP addresses), short decimals read at once."
     if _DOTTED_QUAD.fullmatch(s) is not None:
         return s                        # already the steps' text (see above)
@@ -81,7 +77,7 @@ def _hex_groups_text(s: str) -> str | None:
     zeros = 8 - left.count(':') - right.count(':')
     return ':' + left + '0:' * zeros + right if zeros > 0 else None
 
-def canonicalize_ipv6(s: str) -> str | None:
+def canonicalize_ipv6_by_hex_groups(s: str) -> str | None:
     "The IPv6 steps' answer for `s` (no brackets), hex groups alone read as text."
     text = _hex_groups_text(s)
     if text is not None:
@@ -89,53 +85,14 @@ def canonicalize_ipv6(s: str) -> str | None:
     groups = ipv6_groups(s)
     return None if groups is None else ipv6_text(groups)
 
-def bracketed_ipv6(s: str) -> str | None:
+def bracketed_ipv6_by_hex_groups(s: str) -> str | None:
     "Step 25 for `s` in brackets: `[canonical IPv6]`, else `None`."
     if len(s) < 2 or s[0] != '[' or s[-1] != ']':
         return None
-    addr = canonicalize_ipv6(s[1:-1])
+    addr = canonicalize_ipv6_by_hex_groups(s[1:-1])
     return None if addr is None else f'[{addr}]'
 
 # %% ../nbs/07e_engine_hosts.ipynb 16
-_LEARNED = 1 << 16      # code points a learned table keeps before it starts afresh
-_LONG = 256             # from this length on, NFKC takes the spec's route
-
-class LearnedTable(dict):
-    "A `str.translate` table that keeps `fn`'s image of each code point it meets."
-    def __init__(self, fn):
-        self.fn = fn
-
-    def __missing__(self, cp: int) -> str:
-        if len(self) >= _LEARNED:
-            self.clear()                                # bounded, whatever the input
-        self[cp] = out = self.fn(chr(cp))
-        return out
-
-_MAP = LearnedTable(b1_b2_map)
-
-def map_step(s: str) -> str:
-    "Nameprep step 3's answer for `s`, from the learned table."
-    return s.translate(_MAP)
-
-def nfkc(s: str, version: str = 'latest') -> str:
-    "Nameprep step 7's answer: `normalize` at once when `s` is short."
-    if len(s) < _LONG:
-        return UNICODE_DATA[version].normalize('NFKC', s)
-    return nameprep_steps.nfkc(s, version)
-
-_PROHIBITED = LearnedTable(lambda c: c if nameprep_steps.is_prohibited(c) else '')
-
-def prohibited_char(s: str) -> str | None:
-    "Nameprep step 10's answer: the first character of `s` it prohibits, or `None`."
-    return s.translate(_PROHIBITED)[:1] or None
-
-def nameprep(s: str, check_bidi: bool = False,
-             profile: NameprepProfile = NAMEPREP_THIS) -> str | None:
-    "Nameprep's answer for `s` (see Nameprep), with the three steps above."
-    return nameprep_steps.nameprep(s, check_bidi, profile, map_step=map_step, nfkc=nfkc,
-                                   prohibited_char=prohibited_char)
-
-# %% ../nbs/07e_engine_hosts.ipynb 19
 HOST_CACHE_SIZE = 2048          # answers per profile; the least recently used go first
 
 def _host_cache(profile: Profile):
@@ -153,14 +110,16 @@ def cached_host_steps(s: str, scheme: str | None = None,
     entry = _HOST_CACHES.get(id(profile))
     if (entry is None or entry[0] is not profile or type(s) is not str
             or len(s) > CACHED_LENGTH or trace_for('host') is not OFF):
-        return canonicalize_host_steps(s, scheme, profile, nameprep=nameprep)
+        if trace_for('host') is not OFF:
+            return canonicalize_host_steps(s, scheme, profile)     # a recording sees the steps
+        return canonicalize_name(s, scheme, profile)
     return entry[1](s, is_file_scheme(scheme))
 
 def host_cache_info() -> dict:
     "Per profile name: the `cache_info()` of its host cache (hits, misses, size)."
     return {p.name: cache.cache_info() for p, cache in _HOST_CACHES.values()}
 
-# %% ../nbs/07e_engine_hosts.ipynb 22
+# %% ../nbs/07e_engine_hosts.ipynb 19
 def canonicalize_host(s: str, scheme: str | None = None,
                       profile: Profile = THIS) -> str | None:
     "CanonicalizeHost of `s` (in a URL of `scheme`) as `profile` does it; `None`: fail."
@@ -168,8 +127,8 @@ def canonicalize_host(s: str, scheme: str | None = None,
         if not s:
             return s                    # the steps give '' for ''
         c = s[0]                        # an IPv4 address starts with a digit
-        address = (bracketed_ipv6(s) if c == '[' else
-                   canonicalize_ipv4(s) if '0' <= c <= '9' else None)
+        address = (bracketed_ipv6_by_hex_groups(s) if c == '[' else
+                   canonicalize_ipv4_by_regex(s) if '0' <= c <= '9' else None)
         if address is None:
             if not s.isascii():
                 return cached_host_steps(s, scheme, profile)    # no ASCII name: the cache

@@ -11,9 +11,12 @@ from weburl_nb.host import (  # wrapped: nbdev leaves it absolute
     THIS,
     Profile,
     canonicalize_host_steps,
+    host_result_steps,
     ipv4_overflows,
+    percent_decode_utf8,
     split_root_dot,
     split_root_separator,
+    starts_with_encoded_bracket,
     steps_profile,
 )
 from weburl_nb.nameprep import (  # wrapped: nbdev leaves it absolute
@@ -27,7 +30,7 @@ from weburl_nb.nameprep import (  # wrapped: nbdev leaves it absolute
     swap_corrigendum5,
 )
 
-from .charclasses import LazyRegex
+from .charclasses import LazyRegex, remove_tab_lf_cr
 from .host import convert_labels as convert_labels_steps
 from .ipaddr import canonicalize_ipv4
 from .nameprep import nfkc as nfkc_steps
@@ -35,9 +38,9 @@ from .nameprep import nfkc as nfkc_steps
 # %% auto 0
 __all__ = ['UNASSIGNED', 'PROHIBITED', 'RTL', 'LTR', 'RTL_3_2', 'LTR_3_2', 'MAP', 'FLAGS', 'FLAG_RE', 'THRESHOLDS', 'NOT_PLAIN',
            'PLAIN', 'is_ascii_name', 'canonicalize_ascii_name', 'LearningTable', 'code_point_flags', 'bidi_flags_pass',
-           'bidi_step', 'nfkc', 'nameprep', 'punycode_encode', 'punycode_label', 'label_to_ascii', 'convert_labels',
-           'plain_map', 'plain_nameprep', 'is_idn_name', 'replace_separators', 'canonicalize_idn_name',
-           'canonicalize_name']
+           'bidi_step_by_flags', 'nfkc_by_length', 'nameprep_by_table', 'punycode_encode', 'punycode_label_by_encoder',
+           'label_to_ascii_by_table', 'convert_labels_by_table', 'plain_map', 'plain_nameprep', 'is_idn_name',
+           'replace_separators', 'canonicalize_idn_name', 'canonicalize_this_host', 'canonicalize_name']
 
 # %% ../nbs/07d_engine_idna.ipynb 6
 _ASCII_NAME = LazyRegex('[A-Za-z0-9.-]+')
@@ -124,7 +127,7 @@ def bidi_flags_pass(flags: str, version: str = 'latest') -> bool:
             and FLAG_RE[ltr].search(flags) is None)
 
 
-def bidi_step(s: str, version: str = 'latest') -> bool:
+def bidi_step_by_flags(s: str, version: str = 'latest') -> bool:
     "Step 11 by the tables: whether `s` passes Check bidi in Unicode `version`."
     return s.isascii() or bidi_flags_pass(s.translate(FLAGS), version)
 
@@ -132,15 +135,15 @@ def bidi_step(s: str, version: str = 'latest') -> bool:
 _LONG = 256                     # from this length on, NFKC takes the steps' route
 
 
-def nfkc(s: str, version: str = 'latest') -> str:
+def nfkc_by_length(s: str, version: str = 'latest') -> str:
     "Step 7: NFKC of `s` in Unicode `version`; `normalize` at once when `s` is short."
     if len(s) < _LONG:
         return UNICODE_DATA[version].normalize('NFKC', s)
     return nfkc_steps(s, version)
 
 # %% ../nbs/07d_engine_idna.ipynb 21
-def nameprep(s: str, check_bidi: bool = False,
-             profile: NameprepProfile = NAMEPREP_THIS) -> str | None:
+def nameprep_by_table(s: str, check_bidi: bool = False,
+                      profile: NameprepProfile = NAMEPREP_THIS) -> str | None:
     "Nameprep of `s` by the tables, as `profile` does it: the string, or `None`."
     if s.isascii():
         return s.lower()
@@ -150,9 +153,9 @@ def nameprep(s: str, check_bidi: bool = False,
     if profile.swap_corrigendum5:                                 # step 4 (GECKO)
         mapped = swap_corrigendum5(mapped)
     flags = mapped.translate(FLAGS)
-    s = nfkc(mapped, profile.unicode)                             # step 7
+    s = nfkc_by_length(mapped, profile.unicode)                   # step 7
     if profile.remap_unassigned and FLAG_RE[UNASSIGNED].search(flags):   # steps 5-6
-        s = nfkc(s.translate(MAP), profile.unicode)               # steps 8-9
+        s = nfkc_by_length(s.translate(MAP), profile.unicode)     # steps 8-9
     if s != mapped:
         flags = s.translate(FLAGS)
     if FLAG_RE[PROHIBITED].search(flags):                            # step 10
@@ -251,7 +254,7 @@ def punycode_encode(label: str) -> str:
     return ''.join(out)
 
 # %% ../nbs/07d_engine_idna.ipynb 31
-def punycode_label(label: str) -> str | None:
+def punycode_label_by_encoder(label: str) -> str | None:
     "Steps 20.2.1.2.1.2-4 by `punycode_encode`: `xn--` and the Punycode, or `None`."
     if len(label) > 59:
         return None                             # over 63 characters in any case
@@ -259,15 +262,15 @@ def punycode_label(label: str) -> str | None:
     return label if len(label) <= 63 else None
 
 # %% ../nbs/07d_engine_idna.ipynb 32
-def label_to_ascii(label: str, profile: Profile = THIS,
-                   idn_enabled: bool = False) -> str | None:
+def label_to_ascii_by_table(label: str, profile: Profile = THIS, idn_enabled: bool = False,
+                            rtl_free: bool = False) -> str | None:
     "Step 20.2.1 with the engine's Nameprep, bidi check and Punycode; or `None`."
     host = profile.host
-    if host.nameprep_whole_host:                             # step 20.2.1.1
-        if not bidi_step(label, profile.nameprep.bidi_unicode):
+    if host.nameprep_whole_host:                                # step 20.2.1.1
+        if not (rtl_free or bidi_step_by_flags(label, profile.nameprep.bidi_unicode)):
             return None
     else:
-        prepared = nameprep(label, True, profile.nameprep)
+        prepared = nameprep_by_table(label, True, profile.nameprep)
         if prepared is None:
             return None
         label = prepared
@@ -276,7 +279,7 @@ def label_to_ascii(label: str, profile: Profile = THIS,
             return label
         if host.reject_xn_non_ascii and label.startswith('xn--'):
             return None
-        return punycode_label(label)
+        return punycode_label_by_encoder(label)
     if host.ascii_label_cut:                                    # step 20.2.1.3
         label = label[:host.ascii_label_cut]
     if host.reject_empty_label and not label:
@@ -284,12 +287,12 @@ def label_to_ascii(label: str, profile: Profile = THIS,
     return label if len(label) <= 63 else None
 
 
-def convert_labels(labels: list[str], profile: Profile = THIS,
-                   idn_enabled: bool = False) -> list[str | None]:
-    "Step 20.2 by `label_to_ascii` (IE: by the steps); `None` where a label fails."
+def convert_labels_by_table(labels: list[str], profile: Profile = THIS, idn_enabled: bool = False,
+                            rtl_free: bool = False) -> list[str | None]:
+    "Step 20.2 by `label_to_ascii_by_table` (IE: by the steps); `None` where a label fails."
     if profile.host.ie_round_trip:
         return convert_labels_steps(labels, profile, idn_enabled)
-    return [label_to_ascii(label, profile, idn_enabled) for label in labels]
+    return [label_to_ascii_by_table(label, profile, idn_enabled, rtl_free) for label in labels]
 
 # %% ../nbs/07d_engine_idna.ipynb 36
 NOT_PLAIN = '\uffff'            # a noncharacter: prohibited (table C.4)
@@ -314,7 +317,7 @@ def plain_nameprep(s: str) -> str | None:
     mapped = s.translate(PLAIN)                                 # step 3
     if NOT_PLAIN in mapped:
         return None
-    prepared = _NFKC('NFKC', mapped) if len(mapped) < _LONG else nfkc(mapped)   # step 7
+    prepared = _NFKC('NFKC', mapped) if len(mapped) < _LONG else nfkc_by_length(mapped)   # step 7
     if prepared != mapped and _NOT_PLAIN_FLAG.search(prepared.translate(FLAGS)):
         return None                                             # steps 10-11
     return prepared
@@ -336,39 +339,52 @@ def replace_separators(s: str) -> str:
 def canonicalize_idn_name(s: str, scheme: str | None = None) -> str | None:
     "THIS's CanonicalizeHost of an `is_idn_name` host by the pieces above; or `None`."
     prepared = plain_nameprep(s)                                # step 11
-    plain = prepared is not None
+    plain = prepared is not None                                # no right-to-left character
     if prepared is None:
-        prepared = nameprep(s)
+        prepared = nameprep_by_table(s)
         if prepared is None:
             return None
     rest, root_dot = split_root_dot(replace_separators(prepared))   # steps 15-16
-    labels = []
-    for label in rest.split('.'):                               # steps 17, 20
-        if not plain:
-            converted = label_to_ascii(label)
-        elif not label.isascii():                               # step 20.2.1.2
-            converted = None if label.startswith('xn--') else punycode_label(label)
-        else:                                                   # step 20.2.1.3
-            converted = label if 0 < len(label) <= 63 else None
-        if converted is None:
-            return None
-        labels.append(converted)
+    converted = convert_labels_by_table(rest.split('.'), THIS, False, plain)   # steps 17, 20
+    labels = [label for label in converted if label is not None]
+    if len(labels) < len(converted):
+        return None
     out = '.'.join(labels) + ('.' if root_dot else '')          # steps 21-22
     if _ASCII_NAME.fullmatch(out) is None:                      # `is_ascii_name`
-        return canonicalize_host_steps(s, scheme, THIS, nameprep=nameprep)   # the steps
+        return host_result_steps(out, scheme, THIS, None, s)    # steps 23-31
     if not '0' <= out[0] <= '9':
         return out                                              # no address
     ipv4 = canonicalize_ipv4(out)                               # step 27
     return out if ipv4 is None else ipv4
 
 # %% ../nbs/07d_engine_idna.ipynb 45
+def canonicalize_this_host(s: str, scheme: str | None = None) -> str | None:
+    "THIS's CanonicalizeHost of any host by the tables: steps 1-22 here, 23-31 as written."
+    s = remove_tab_lf_cr(s)                                     # steps 1-2
+    if starts_with_encoded_bracket(s):                          # step 5
+        return None
+    if '%' in s:
+        s = percent_decode_utf8(s)                              # step 6
+    prepared = nameprep_by_table(s)                             # step 11
+    if prepared is None:
+        return None
+    rest, root_dot = split_root_dot(replace_separators(prepared))   # steps 15-16
+    if not s.isascii():                                         # steps 8-9: need-punycode
+        converted = convert_labels_by_table(rest.split('.'))    # steps 17, 20
+        labels = [label for label in converted if label is not None]
+        if len(labels) < len(converted):
+            return None
+        rest = '.'.join(labels)                                 # step 21
+    return host_result_steps(rest + ('.' if root_dot else ''), scheme, THIS, None, s)
+
+
 def canonicalize_name(s: str, scheme: str | None = None,
                       profile: Profile = THIS) -> str | None:
-    "CanonicalizeHost by the routes above where the shape allows, else by the steps."
-    if s.isascii():
-        if is_ascii_name(s):
-            return canonicalize_ascii_name(s, scheme, profile)
-    elif (_NOT_IDN.search(s) is None                            # `is_idn_name`
-          and (profile is THIS or steps_profile(s, scheme, profile) is THIS)):
+    "CanonicalizeHost by the routes above: THIS's choices by the tables, the others by the steps."
+    if s.isascii() and is_ascii_name(s):
+        return canonicalize_ascii_name(s, scheme, profile)
+    if profile is not THIS and steps_profile(s, scheme, profile) is not THIS:
+        return canonicalize_host_steps(s, scheme, profile)
+    if _NOT_IDN.search(s) is None and not s.isascii():          # `is_idn_name`
         return canonicalize_idn_name(s, scheme)
-    return canonicalize_host_steps(s, scheme, profile, nameprep=nameprep)
+    return canonicalize_this_host(s, scheme)

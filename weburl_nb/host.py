@@ -266,8 +266,8 @@ def punycode_label(label: str) -> str | None:
         return None
     return label if len(label) <= 63 else None
 
-def label_to_ascii(label: str, profile: Profile = THIS, idn_enabled: bool = False,
-                   *, nameprep=nameprep) -> str | None:
+def label_to_ascii(label: str, profile: Profile = THIS,
+                   idn_enabled: bool = False) -> str | None:
     "Step 20.2.1: one label, checked and (not ASCII) Punycode-encoded; or `None`."
     host = profile.host
     # Step 20.2.1.1: Nameprep with bidi (only the bidi check is left after step 11).
@@ -297,8 +297,7 @@ def label_to_ascii(label: str, profile: Profile = THIS, idn_enabled: bool = Fals
 # Not letter, digit, `-`; `-` at an end.
 _STD3_BAD = LazyRegex('[\\x00-\\x2c./:-@\\[-`{-\\x7f]|^-|-$')
 
-def to_ascii(label: str, profile: NameprepProfile = NAMEPREP_IE, *,
-             nameprep=nameprep) -> str | None:
+def to_ascii(label: str, profile: NameprepProfile = NAMEPREP_IE) -> str | None:
     "RFC 3490 ToASCII of `label`, with UseSTD3ASCIIRules, without AllowUnassigned."
     if not label.isascii():
         if has_unassigned(label):
@@ -315,8 +314,7 @@ def to_ascii(label: str, profile: NameprepProfile = NAMEPREP_IE, *,
         return punycode_label(label)
     return label if 1 <= len(label) <= 63 else None
 
-def ie_round_trip(label: str, profile: NameprepProfile = NAMEPREP_IE, *,
-                  nameprep=nameprep) -> str | None:
+def ie_round_trip(label: str, profile: NameprepProfile = NAMEPREP_IE) -> str | None:
     "Step 20.2.2 (IE): `label` decoded, if ToASCII gives `xn--` form, or `None`."
     if not label.isascii():                                    # step 20.2.2.1
         encoded = punycode_label(label)
@@ -331,19 +329,17 @@ def ie_round_trip(label: str, profile: NameprepProfile = NAMEPREP_IE, *,
             label = label[4:].encode('ascii').decode('punycode')
         except UnicodeError:
             return None
-    if to_ascii(label, profile, nameprep=nameprep) != p_label:                    # step 20.2.2.4-5
+    if to_ascii(label, profile) != p_label:                      # step 20.2.2.4-5
         return None
     return None if '\u3002' in label else label                # step 20.2.2.6
 
 # %% ../nbs/05_host.ipynb 57
-def convert_labels(labels: list[str], profile: Profile = THIS, idn_enabled: bool = False,
-                   *, nameprep=nameprep) -> list[str | None]:
+def convert_labels(labels: list[str], profile: Profile = THIS,
+                   idn_enabled: bool = False) -> list[str | None]:
     "Step 20.2: each label through step 20.2.1 or (IE) 20.2.2; `None` where it fails."
     if profile.host.ie_round_trip:
-        return [ie_round_trip(label, profile.nameprep, nameprep=nameprep)
-                for label in labels]
-    return [label_to_ascii(label, profile, idn_enabled, nameprep=nameprep)
-            for label in labels]
+        return [ie_round_trip(label, profile.nameprep) for label in labels]
+    return [label_to_ascii(label, profile, idn_enabled) for label in labels]
 
 
 def labels_to_ascii(labels: list[str], profile: Profile = THIS,
@@ -426,8 +422,8 @@ def steps_profile(s: str, scheme: str | None, profile: Profile) -> Profile:
     return profile
 
 # %% ../nbs/05_host.ipynb 75
-def canonicalize_host_steps(s: str, scheme: str | None = None, profile: Profile = THIS,
-                            *, nameprep=nameprep) -> str | None:
+def canonicalize_host_steps(s: str, scheme: str | None = None,
+                            profile: Profile = THIS) -> str | None:
     "CanonicalizeHost, step by step, with `profile`'s choices; `None` for *fail*."
     trace = trace_for('host')
     # departure: bracketed and `file:` hosts in the browsers' profiles
@@ -471,12 +467,12 @@ def canonicalize_host_steps(s: str, scheme: str | None = None, profile: Profile 
             return trace.fail('13', 'host-null-space', fallback, host=s)
     # Steps 14-31.
     return host_label_steps(s, scheme, profile, fallback, has_root_dot, need_punycode,
-                            written, nameprep)
+                            written)
 
 # %% ../nbs/05_host.ipynb 76
 def host_label_steps(s: str, scheme: str | None, profile: Profile,
                      fallback: str | None, has_root_dot: bool, need_punycode: bool,
-                     written: str, nameprep=nameprep) -> str | None:
+                     written: str) -> str | None:
     "Steps 14-22 of CanonicalizeHost: the labels; then steps 23-31."
     trace = trace_for('host')
     host = profile.host
@@ -500,7 +496,7 @@ def host_label_steps(s: str, scheme: str | None, profile: Profile,
         idn_enabled = gecko_idn_enabled(labels, s)
     # Step 20.2: each label to ASCII.
     if need_punycode:
-        converted = convert_labels(labels, profile, idn_enabled, nameprep=nameprep)
+        converted = convert_labels(labels, profile, idn_enabled)
         if None in converted:
             label = labels[converted.index(None)]
             return trace.fail('20', 'host-label', fallback, label=label)

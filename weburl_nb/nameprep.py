@@ -197,9 +197,7 @@ NAMEPREP_IE = NameprepProfile('IE', reject_tone_marks=False, swap_corrigendum5=F
 
 # %% ../nbs/04_nameprep.ipynb 33
 def nameprep(s: str, check_bidi: bool = False,
-             profile: NameprepProfile = NAMEPREP_THIS, *,
-             map_step=map_step, nfkc=nfkc,
-             prohibited_char=prohibited_char) -> str | None:
+             profile: NameprepProfile = NAMEPREP_THIS) -> str | None:
     "The spec's Nameprep of `s` as `profile` does it: the string, or `None` for *fail*."
     # ASCII: its lowercase (see above).
     if s.isascii():
