@@ -208,13 +208,10 @@ def has_null_or_space(s: str | None) -> bool:
     return s is not None and ('\x00' in s or ' ' in s)
 
 # %% ../nbs/05_host.ipynb 34
-@lru_cache(maxsize=None)
-def _encode_table(chars: str, lowercase: bool = False) -> dict[int, str]:
-    return {ord(c): f'%{ord(c):02x}' if lowercase else f'%{ord(c):02X}' for c in chars}
-
 def percent_encode_chars(s: str, chars: str, lowercase: bool = False) -> str:
     "Steps 14 and 30: the ASCII characters `chars` of `s` percent-encoded."
-    return s.translate(_encode_table(chars, lowercase)) if chars else s
+    escape = '%{:02x}' if lowercase else '%{:02X}'
+    return s.translate({ord(c): escape.format(ord(c)) for c in chars})
 
 # %% ../nbs/05_host.ipynb 37
 _LABEL_SEPARATORS = str.maketrans('\u3002\uff0e\uff61', '...')
@@ -484,8 +481,8 @@ def host_label_steps(s: str, scheme: str | None, profile: Profile,
     if host.root_dot_after_mapping:
         rest, has_root_dot = split_root_dot(s)
         s = trace.step('16', s, rest)
-    # Step 17: the labels, when a step looks at them (see above).
-    labels = s.split('.') if need_punycode or host.xn_needs_punycode else []
+    # Step 17: the labels.
+    labels = s.split('.')
     # Step 18 (IE): an `xn--` label needs step 20 too.
     if host.xn_needs_punycode and has_xn_label(labels):
         need_punycode = True
@@ -502,7 +499,7 @@ def host_label_steps(s: str, scheme: str | None, profile: Profile,
             return trace.fail('20', 'host-label', fallback, label=label)
         labels = trace.step('20', labels, converted)
     # Steps 21-22: join, and the root dot back.
-    s = ('.'.join(labels) if labels else s) + ('.' if has_root_dot else '')
+    s = '.'.join(labels) + ('.' if has_root_dot else '')
     # Steps 23-31.
     return host_result_steps(s, scheme, profile, fallback, written)
 

@@ -10,13 +10,13 @@ import stringprep
 import unicodedata
 
 from .charclasses import LazyRegex, NamedTuple
+from .support import nfkc_ordering_marks_first
 from .trace import register, trace_for
 
 # %% auto 0
 __all__ = ['UNICODE_DATA', 'NAMEPREP_THIS', 'NAMEPREP_CHROME', 'NAMEPREP_GECKO', 'NAMEPREP_IE', 'has_tone_mark', 'CodePointMap',
-           'b1_b2_map', 'map_step', 'swap_corrigendum5', 'has_unassigned', 'decompose', 'combining_classes',
-           'sort_marks', 'canonical_order', 'nfkc', 'is_prohibited', 'prohibited_char', 'prohibit_step', 'bidi_class',
-           'is_rtl', 'is_ltr', 'bidi_step', 'NameprepProfile', 'nameprep']
+           'b1_b2_map', 'map_step', 'swap_corrigendum5', 'has_unassigned', 'nfkc', 'is_prohibited', 'prohibited_char',
+           'prohibit_step', 'bidi_class', 'is_rtl', 'is_ltr', 'bidi_step', 'NameprepProfile', 'nameprep']
 
 # %% ../nbs/04_nameprep.ipynb 7
 def has_tone_mark(s: str) -> bool:
@@ -71,44 +71,16 @@ def swap_corrigendum5(s: str) -> str:
 # %% ../nbs/04_nameprep.ipynb 18
 def has_unassigned(s: str) -> bool:
     "Whether `s` has a code point unassigned in Unicode 3.2 (RFC 3454 table A.1)."
-    return not s.isascii() and any(map(stringprep.in_table_a1, set(s)))
+    return any(map(stringprep.in_table_a1, s))
 
 # %% ../nbs/04_nameprep.ipynb 21
 UNICODE_DATA: dict = {'latest': unicodedata, '3.2': unicodedata.ucd_3_2_0}
-# In the string of classes: runs of two or more marks.
-_NON_STARTERS = LazyRegex('[^\\x00]{2,}')
-
-def decompose(s: str, ucd=unicodedata) -> str:
-    "Each character of `s` replaced by its full compatibility decomposition in `ucd`."
-    return s.translate(CodePointMap(lambda c: ucd.normalize('NFKD', c)))
-
-def combining_classes(s: str, ucd=unicodedata) -> str:
-    "One character per character of `s`: its combining class in `ucd`, as a `chr`."
-    return s.translate(CodePointMap(lambda c: chr(ucd.combining(c))))
-
-def sort_marks(run: str, ucd=unicodedata) -> str:
-    "`run` stably sorted by combining class: for each class, lowest first, its marks."
-    def only(k: int) -> CodePointMap:
-        return CodePointMap(lambda c: c if ucd.combining(c) == k else None)
-    return ''.join([run.translate(only(k)) for k in sorted(set(map(ucd.combining, run)))])
-
-def canonical_order(s: str, ucd=unicodedata) -> str:
-    "`s` with each run of non-starters stably sorted by combining class (in `ucd`)."
-    pieces: list[str] = []
-    last = 0
-    for m in _NON_STARTERS.finditer(combining_classes(s, ucd)):
-        start, end = m.span()
-        pieces += s[last:start], sort_marks(s[start:end], ucd)
-        last = end
-    pieces.append(s[last:])
-    return ''.join(pieces)
 
 def nfkc(s: str, version: str = 'latest') -> str:
     "Step 7: NFKC of `s` in Unicode `version`, `'latest'` or `'3.2'`."
-    ucd = UNICODE_DATA[version]
-    return ucd.normalize('NFKC', canonical_order(decompose(s, ucd), ucd))
+    return nfkc_ordering_marks_first(s, UNICODE_DATA[version])
 
-# %% ../nbs/04_nameprep.ipynb 25
+# %% ../nbs/04_nameprep.ipynb 24
 _PROHIBITED_TABLES = (stringprep.in_table_c12, stringprep.in_table_c22,
                       stringprep.in_table_c3,
                       stringprep.in_table_c4, stringprep.in_table_c5,
@@ -122,17 +94,14 @@ def is_prohibited(c: str) -> bool:
 
 def prohibited_char(s: str) -> str | None:
     "The Prohibit step: the first character of `s` Nameprep prohibits, or `None`."
-    if s.isascii():
-        return None
-    bad = {c for c in set(s) if is_prohibited(c)}
-    return next(c for c in s if c in bad) if bad else None
+    return next((c for c in s if is_prohibited(c)), None)
 
 
 def prohibit_step(s: str) -> bool:
     "Whether `s` passes Nameprep's Prohibit step (no prohibited character)."
     return prohibited_char(s) is None
 
-# %% ../nbs/04_nameprep.ipynb 28
+# %% ../nbs/04_nameprep.ipynb 27
 # Default bidi class of unassigned code points (DerivedBidiClass.txt), where not L.
 # R and AL are merged into R: the check only asks whether a character is one of them.
 _DEFAULT_BIDI = ((0x0590, 0x08FF, 'R'), (0xFB1D, 0xFDCF, 'R'), (0xFDF0, 0xFDFF, 'R'),
@@ -164,15 +133,12 @@ _BIDI = {'latest': (is_rtl, is_ltr),
 
 def bidi_step(s: str, version: str = 'latest') -> bool:
     "Step 11: whether `s` passes Check bidi (RFC 3454 section 6) in Unicode `version`."
-    if s.isascii():
-        return True                             # ASCII has no R or AL character
     in_rtl, in_ltr = _BIDI[version]
-    chars = set(s)
-    if not any(map(in_rtl, chars)):
+    if not any(map(in_rtl, s)):
         return True
-    return in_rtl(s[0]) and in_rtl(s[-1]) and not any(map(in_ltr, chars))
+    return in_rtl(s[0]) and in_rtl(s[-1]) and not any(map(in_ltr, s))
 
-# %% ../nbs/04_nameprep.ipynb 31
+# %% ../nbs/04_nameprep.ipynb 30
 class NameprepProfile(NamedTuple):
     "The choices one behaviour makes in the marked steps of Nameprep."
     name: str
@@ -195,13 +161,10 @@ NAMEPREP_GECKO = NameprepProfile('GECKO', reject_tone_marks=True,
 NAMEPREP_IE = NameprepProfile('IE', reject_tone_marks=False, swap_corrigendum5=False,
                               remap_unassigned=False, unicode='3.2', bidi_unicode='3.2')
 
-# %% ../nbs/04_nameprep.ipynb 33
+# %% ../nbs/04_nameprep.ipynb 32
 def nameprep(s: str, check_bidi: bool = False,
              profile: NameprepProfile = NAMEPREP_THIS) -> str | None:
     "The spec's Nameprep of `s` as `profile` does it: the string, or `None` for *fail*."
-    # ASCII: its lowercase (see above).
-    if s.isascii():
-        return s.lower()
     trace = trace_for('nameprep')
     # Step 2 (GECKO): a tone mark fails.
     if profile.reject_tone_marks and has_tone_mark(s):
@@ -229,7 +192,7 @@ def nameprep(s: str, check_bidi: bool = False,
     # Step 12.
     return s
 
-# %% ../nbs/04_nameprep.ipynb 35
+# %% ../nbs/04_nameprep.ipynb 34
 register('nameprep', 'Nameprep', 'nameprep', {
     '3': 'Map: ignorable characters dropped, case folded',
     '4': 'GECKO: Corrigendum 5 sequences swapped',
