@@ -8,8 +8,9 @@ from hypothesis import given, strategies as st
 
 from datfile import data_dir, files, load
 from weburl_nb import ipaddr
-from weburl_nb.engine_hosts import (bracketed_ipv6_by_hex_groups, canonicalize_host,
-                                    canonicalize_ipv4_by_regex, canonicalize_ipv6_by_hex_groups)
+from weburl_nb.engine_hosts import (_HOST_CACHES, HOST_CACHE_SIZE, bracketed_ipv6_by_hex_groups,
+                                    cached_host_steps, canonicalize_host, canonicalize_ipv4_by_regex,
+                                    canonicalize_ipv6_by_hex_groups, host_cache_info)
 from weburl_nb.host import PROFILES, canonicalize_host_steps
 from weburl_nb.parsing import parse_url
 
@@ -63,3 +64,64 @@ def test_conformance_hosts():
 def test_bracketed():
     assert bracketed_ipv6_by_hex_groups('[0:0:0:0:0:FFFF:1.2.3.4]') == '[::ffff:102:304]'
     assert bracketed_ipv6_by_hex_groups('[::1') is None
+
+
+def test_random_address_routes():
+    "The IPv4 and IPv6 routes against the IP addresses page, on many strings of numbers and groups."
+    import random
+    rng = random.Random(2732)
+    parts = ['0', '1', '255', '256', '0x', '0X7f', '0xG', '017', '08', '65535', '16777216', '4294967295',
+             '4294967296', '9' * 11, 'a', '']
+    groups = ['0', '00', '0000', '1', 'ffff', 'FFFF', 'db8', '12345', 'g', '', '1.2.3.4', '01.2.3.4', '256.1.1.1']
+    for _ in range(4000):
+        h = '.'.join(rng.choice(parts) for _ in range(rng.randint(1, 5)))
+        assert canonicalize_ipv4_by_regex(h) == ipaddr.canonicalize_ipv4(h), h
+        v6 = ':'.join(rng.choice(groups) for _ in range(rng.randint(1, 9)))
+        for s in (v6, v6.replace(':', '::', 1)):
+            want = ipaddr.canonicalize_ipv6(s)
+            assert canonicalize_ipv6_by_hex_groups(s) == want, s
+            assert bracketed_ipv6_by_hex_groups(f'[{s}]') == (want and f'[{want}]'), s
+
+
+def _cache_hosts() -> list[str]:
+    "Conformance hosts and random hosts of the atoms above: more than one cache holds."
+    import random
+    rng = random.Random(2048)
+    hosts = _conformance_hosts() if data_dir().is_dir() else []
+    hosts += [''.join(rng.choice(ATOMS) for _ in range(rng.randint(0, 6))) for _ in range(HOST_CACHE_SIZE + 512)]
+    return hosts
+
+
+def test_cache_equals_steps_with_eviction():
+    """`cached_host_steps` is `canonicalize_host_steps` for every profile, on conformance and random
+    hosts, answered once by the steps' engine and again from the cache, after more distinct hosts than
+    the cache holds have gone through it (so that the first answers were evicted and computed again)."""
+    hosts = _cache_hosts()
+    assert len(set(hosts)) > HOST_CACHE_SIZE
+    for name, p in PROFILES.items():
+        _HOST_CACHES[id(p)][1].cache_clear()
+        for scheme in ('http', 'file'):
+            want = [canonicalize_host_steps(h, scheme, p) for h in hosts]
+            for _ in range(2):                        # the second pass: hits, and misses after eviction
+                got = [cached_host_steps(h, scheme, p) for h in hosts]
+                bad = [(h, g, w) for h, g, w in zip(hosts, got, want, strict=True) if g != w]
+                assert bad == [], (name, scheme, bad[:5])
+        info = host_cache_info()[p.name]
+        assert info.currsize <= HOST_CACHE_SIZE and info.hits > 0 and info.misses > HOST_CACHE_SIZE
+
+
+@given(host_text, st.sampled_from(list(PROFILES.values())), st.sampled_from([None, 'http', 'FILE']))
+def test_cache_equals_steps(h, p, scheme):
+    assert cached_host_steps(h, scheme, p) == canonicalize_host_steps(h, scheme, p)
+    assert cached_host_steps(h, scheme, p) == canonicalize_host_steps(h, scheme, p)     # from the cache
+
+
+def test_routes_equal_steps_on_seeded_hosts():
+    """`canonicalize_host` (every route: canonical names, addresses, ASCII names, the cache) is the
+    steps, for every profile, on 1,500 seeded random hosts of the atoms above, each asked twice."""
+    import random
+    rng = random.Random(1912)
+    hosts = [''.join(rng.choice(ATOMS) for _ in range(rng.randint(0, 6))) for _ in range(1200)]
+    hosts += [h.lower() for h in hosts[:300]]
+    bad = [x for h in hosts for x in _same(h)]
+    assert bad == [], bad[:5]

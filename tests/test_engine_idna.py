@@ -85,12 +85,24 @@ def conformance_hosts() -> list[str]:
     return sorted(hosts)
 
 
+@lru_cache(maxsize=None)
+def hosts_to_check() -> list[str]:
+    "The conformance hosts, and 2,000 seeded random hosts of the atoms below (so the checks run without the data too)."
+    import random
+    rng = random.Random(3490)
+    atoms = ['', 'a', 'Z', '-', '.', '1', '255', '0x', 'ü', 'ß', 'İ', 'ﬁ', 'א', 'ب', '\u0301', '\u0340', '日', '한',
+             '\u3002', '\uff0e', '\ue000', '\ufdd0', '\U0001f600', '\u200d', '\u00ad', 'xn--', 'XN--', '\u0221',
+             'münchen', 'пример', 'ΑΘΗΝΑ', '%', '%41', '%C3%BC', '_', '[', ']', ':', '\t', '@', ' ', 'ǅ', 'Ⅻ']
+    randoms = [''.join(rng.choice(atoms) for _ in range(rng.randint(1, 8))) for _ in range(2000)]
+    return conformance_hosts() + randoms
+
+
 def test_conformance_hosts_found():
     assert len(conformance_hosts()) > 500 or not files()
 
 
-def test_ascii_names_on_conformance_hosts():
-    names = [h for h in conformance_hosts() if engine.is_ascii_name(h)]
+def test_ascii_names_on_sample_hosts():
+    names = [h for h in hosts_to_check() if engine.is_ascii_name(h)]
     names += [h.upper() for h in names]
     for h in names:
         for p in PROFILES:
@@ -99,8 +111,8 @@ def test_ascii_names_on_conformance_hosts():
                     steps.canonicalize_host_steps(h, scheme, p), (h, p.name, scheme)
 
 
-def test_nameprep_on_conformance_hosts():
-    for h in conformance_hosts():
+def test_nameprep_on_sample_hosts():
+    for h in hosts_to_check():
         for s in {h, steps.percent_decode_utf8(h)}:
             for p in PROFILES:
                 for bidi in (False, True):
@@ -116,14 +128,14 @@ def check_plain_nameprep(s: str) -> None:
         assert not any(map(nameprep_steps.is_rtl, plain)), s
 
 
-def test_plain_nameprep_on_conformance_hosts():
-    for h in conformance_hosts():
+def test_plain_nameprep_on_sample_hosts():
+    for h in hosts_to_check():
         for s in {h, h.upper(), steps.percent_decode_utf8(h)}:
             check_plain_nameprep(s)
 
 
-def test_labels_on_conformance_hosts():
-    for h in conformance_hosts():
+def test_labels_on_sample_hosts():
+    for h in hosts_to_check():
         s = steps.replace_label_separators(steps.percent_decode_utf8(h))
         for p in PROFILES:
             prepared = nameprep_steps.nameprep(s, False, p.nameprep) if p.host.nameprep_whole_host else s
@@ -184,8 +196,8 @@ def test_bidi_equals_steps(s):
         assert engine.bidi_step_by_flags(s, version) == nameprep_steps.bidi_step(s, version)
 
 
-def test_idn_names_on_conformance_hosts():
-    for h in conformance_hosts():
+def test_idn_names_on_sample_hosts():
+    for h in hosts_to_check():
         for s in {h, h.upper(), steps.percent_decode_utf8(h)}:
             if engine.is_idn_name(s):
                 for scheme in (None, 'file'):
@@ -201,3 +213,67 @@ def test_idn_name_equals_steps(s, scheme):
 @given(st.one_of(host_text, ascii_name, any_text), st.sampled_from(PROFILES), st.sampled_from([None, 'file', 'http']))
 def test_canonicalize_name_equals_steps(s, profile, scheme):
     assert engine.canonicalize_name(s, scheme, profile) == steps.canonicalize_host_steps(s, scheme, profile)
+
+
+def test_this_host_on_sample_hosts():
+    "`canonicalize_this_host` is THIS's steps on every conformance host, as written, in upper case and encoded."
+    for h in hosts_to_check():
+        for s in {h, h.upper(), h.replace('.', '%2E', 1), '\t' + h}:
+            for scheme in (None, 'file'):
+                assert engine.canonicalize_this_host(s, scheme) == steps.canonicalize_host_steps(s, scheme), s
+
+
+routing_text = st.lists(st.one_of(SCRIPTS, st.sampled_from(['%', '%41', '%C3%BC', '%5B', '\t', '[', ']', ':',
+                                                            '_', '@', ' ', '::1', '1.2']),
+                                  st.text(any_char, max_size=2)), max_size=10).map(''.join)
+
+
+@given(st.one_of(routing_text, any_text), st.sampled_from([None, 'file', 'http']))
+def test_this_host_equals_steps(s, scheme):
+    assert engine.canonicalize_this_host(s, scheme) == steps.canonicalize_host_steps(s, scheme)
+
+
+def test_canonicalize_name_on_sample_hosts():
+    for h in hosts_to_check():
+        for s in {h, h.upper()}:
+            for p in PROFILES:
+                assert engine.canonicalize_name(s, 'http', p) == steps.canonicalize_host_steps(s, 'http', p), \
+                    (s, p.name)
+
+
+def test_nfkc_by_length_equals_steps():
+    "Below 256 characters and beyond, with runs of marks, compatibility characters and new code points."
+    import random
+    rng = random.Random(7)
+    pool = 'aAé\u0301\u0316\u0323\u0345\u0307\u05b0\u0b47\u0b3e\u1100\u1161\u11a8\uac00\uff21\u2075\ufb01\u0340' \
+           '\u0f73\u3099\u304b\uff76\uff9e\U0001d15e\U0002f868\U0001f100\u023a'
+    texts = [''.join(rng.choice(pool) for _ in range(rng.choice([0, 1, 5, 40, 255, 256, 300])))
+             for _ in range(600)]
+    for s in texts:
+        for version in ('latest', '3.2'):
+            assert engine.nfkc_by_length(s, version) == nameprep_steps.nfkc(s, version), (s, version)
+
+
+@given(st.one_of(host_text, st.text(any_char, max_size=70)))
+def test_punycode_label_by_encoder_equals_steps(label):
+    assert engine.punycode_label_by_encoder(label) == steps.punycode_label(label)
+
+
+def test_punycode_label_by_encoder_on_sample_labels():
+    labels = {label for h in hosts_to_check() for label in steps.percent_decode_utf8(h).split('.')}
+    for label in labels:
+        assert engine.punycode_label_by_encoder(label) == steps.punycode_label(label), label
+
+
+def test_learning_table_equals_its_function():
+    """A `LearningTable` translates as its function does, character by character: on code points of every
+    plane, met once and again, with a bound small enough that the table starts again many times."""
+    import random
+    rng = random.Random(1 << 16)
+    text = ''.join(chr(rng.choice([rng.randint(0, 0x2ff), rng.randint(0, 0xffff), rng.randint(0, 0x10ffff)]))
+                   for _ in range(3000))
+    text += text[:1000]
+    for fn in (nameprep_steps.b1_b2_map, engine.code_point_flags, engine.plain_map):
+        table = engine.LearningTable(fn, bound=300)
+        assert text.translate(table) == ''.join(map(fn, text)), fn.__name__
+        assert len(table) <= 300

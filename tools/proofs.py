@@ -93,8 +93,11 @@ RESTS_ON: dict[str, list[str]] = {
     # Engine: hosts. Addresses written plainly (and Shortcuts' addresses written as addresses)
     "canonicalize_ipv4_by_regex": ADDRESS + _steps("host", "step-27") + _range("ipaddr", "ipv4-", 1, 8),
     "bracketed_ipv6_by_hex_groups": ADDRESS + _steps("host", "step-25") + _range("ipaddr", "ipv6-", 1, 3),
+    "canonicalize_ipv6_by_hex_groups": _range("ipaddr", "ipv6-", 1, 3),
     # The host cache: of the scheme, the steps read only whether it is `file`
     "cached_host_steps": _steps("host", "step-26", "step-30"),
+    # canonicalize_host: the routes in order
+    "canonicalize_host": _steps("host", "step-11", "step-25", "step-27"),
     # Engine: percent-encoding and canonicalization. Charset labels, kept (it rests on no numbered step)
     "cached_charset_encoding": [],
     # Percent-encoding by runs
@@ -120,13 +123,18 @@ RESTS_ON: dict[str, list[str]] = {
     + _steps("nameprep", "step-3", "step-7", "step-10"),
     # Nameprep by tables
     "code_point_flags": _range("nameprep", "", 3, 11),
+    "LearningTable": _steps("nameprep", "step-3", "step-8"),
     "nameprep_by_table": _range("nameprep", "", 2, 12),
+    "bidi_step_by_flags": _steps("nameprep", "step-11"),
+    "nfkc_by_length": _steps("nameprep", "step-7", "step-9"),
     # Plain hosts: Nameprep as the Map step alone (THIS)
     "plain_nameprep": _range("nameprep", "", 3, 11),
     # Punycode
     "punycode_encode": _steps("host", "step-20"),
     # Labels to ASCII
+    "punycode_label_by_encoder": _steps("host", "step-20"),
     "label_to_ascii_by_table": _steps("host", "step-11", "step-20"),
+    "convert_labels_by_table": _steps("host", "step-20"),
     # Internationalized names, as THIS takes them
     "canonicalize_idn_name": _range("host", "", 2, 6) + _steps("host", "step-8", "step-9", "step-11")
     + _range("host", "", 15, 17) + _range("host", "", 20, 22) + _range("host", "", 25, 30),
@@ -152,6 +160,27 @@ PAIRED_TEST: dict[str, str] = {
     "resolve_by_stack": "tests/test_engine_paths.py::test_resolve_by_stack_equals_steps",
 
     # --- hosts, IP addresses, Nameprep, IDNA (07d, 07e) ---
+    "_CANONICAL_NAME": "tests/test_engine_hosts.py::test_routes_equal_steps_on_seeded_hosts",
+    "_IPV6_HEX": "tests/test_engine_hosts.py::test_random_address_routes",
+    "canonicalize_ipv4_by_regex": "tests/test_engine_hosts.py::test_random_address_routes",
+    "canonicalize_ipv6_by_hex_groups": "tests/test_engine_hosts.py::test_random_address_routes",
+    "bracketed_ipv6_by_hex_groups": "tests/test_engine_hosts.py::test_random_address_routes",
+    "cached_host_steps": "tests/test_engine_hosts.py::test_cache_equals_steps_with_eviction",
+    "canonicalize_host": "tests/test_engine_hosts.py::test_routes_equal_steps_on_seeded_hosts",
+    "canonicalize_ascii_name": "tests/test_engine_idna.py::test_ascii_names_on_sample_hosts",
+    "code_point_flags": "tests/test_engine_idna.py::test_flags_on_every_code_point",
+    "LearningTable": "tests/test_engine_idna.py::test_learning_table_equals_its_function",
+    "nameprep_by_table": "tests/test_engine_idna.py::test_nameprep_on_sample_hosts",
+    "bidi_step_by_flags": "tests/test_engine_idna.py::test_bidi_equals_steps",
+    "nfkc_by_length": "tests/test_engine_idna.py::test_nfkc_by_length_equals_steps",
+    "plain_nameprep": "tests/test_engine_idna.py::test_plain_nameprep_on_sample_hosts",
+    "punycode_encode": "tests/test_engine_idna.py::test_punycode_equals_codec",
+    "punycode_label_by_encoder": "tests/test_engine_idna.py::test_punycode_label_by_encoder_on_sample_labels",
+    "label_to_ascii_by_table": "tests/test_engine_idna.py::test_labels_on_sample_hosts",
+    "convert_labels_by_table": "tests/test_engine_idna.py::test_labels_on_sample_hosts",
+    "canonicalize_idn_name": "tests/test_engine_idna.py::test_idn_names_on_sample_hosts",
+    "canonicalize_this_host": "tests/test_engine_idna.py::test_this_host_on_sample_hosts",
+    "canonicalize_name": "tests/test_engine_idna.py::test_canonicalize_name_on_sample_hosts",
 
     # --- percent-encoding, charsets, canonicalization (07b) ---
     "cached_charset_encoding": "tests/test_engine_encoding.py::test_charset_encoding",
