@@ -10,12 +10,12 @@ import stringprep
 import unicodedata
 
 from .charclasses import LazyRegex, NamedTuple
-from .support import nfkc_ordering_marks_first
+from .support import CodePointMap, nfkc_ordering_marks_first
 from .trace import register, trace_for
 
 # %% auto 0
-__all__ = ['UNICODE_DATA', 'NAMEPREP_THIS', 'NAMEPREP_CHROME', 'NAMEPREP_GECKO', 'NAMEPREP_IE', 'has_tone_mark', 'CodePointMap',
-           'b1_b2_map', 'map_step', 'swap_corrigendum5', 'has_unassigned', 'nfkc', 'is_prohibited', 'prohibited_char',
+__all__ = ['UNICODE_DATA', 'NAMEPREP_THIS', 'NAMEPREP_CHROME', 'NAMEPREP_GECKO', 'NAMEPREP_IE', 'has_tone_mark', 'b1_b2_map',
+           'map_step', 'swap_corrigendum5', 'has_unassigned', 'nfkc', 'is_prohibited', 'prohibited_char',
            'prohibit_step', 'bidi_class', 'is_rtl', 'is_ltr', 'bidi_step', 'NameprepProfile', 'nameprep']
 
 # %% ../nbs/04_nameprep.ipynb 7
@@ -24,14 +24,6 @@ def has_tone_mark(s: str) -> bool:
     return '\u0340' in s or '\u0341' in s
 
 # %% ../nbs/04_nameprep.ipynb 10
-class CodePointMap:
-    "A `str.translate` table: the image of a code point is `fn` of its character."
-    def __init__(self, fn):
-        self.fn = fn
-
-    def __getitem__(self, cp: int) -> str | None:
-        return self.fn(chr(cp))
-
 def b1_b2_map(c: str) -> str:
     "The Map step of `c`: nothing (table B.1), its folding (table B.2), or itself."
     if stringprep.in_table_b1(c): return ''

@@ -11,7 +11,7 @@ import unicodedata
 from collections import namedtuple
 
 # %% auto 0
-__all__ = ['TYPE_CHECKING', 'CACHED_LENGTH', 'LazyRegex', 'nfkc_ordering_marks_first']
+__all__ = ['TYPE_CHECKING', 'CACHED_LENGTH', 'LazyRegex', 'CodePointMap', 'nfkc_ordering_marks_first']
 
 # %% ../nbs/00a_support.ipynb 5
 TYPE_CHECKING = False                   # true for type checkers only (see `NamedTuple`)
@@ -92,18 +92,34 @@ else:
 CACHED_LENGTH = 1024    # the longest string a cache of the package keeps as a key
 
 # %% ../nbs/00a_support.ipynb 13
+class CodePointMap:
+    "A `str.translate` table: the image of a code point is `fn` of its character."
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __getitem__(self, cp: int) -> str | None:
+        return self.fn(chr(cp))
+
+
 _NON_STARTERS = LazyRegex('[^\\x00]{2,}')      # in the string of classes: two or more marks
+
+
+def _sort_marks(run: str, ucd) -> str:
+    "`run` stably sorted by combining class: for each class, lowest first, its marks."
+    def only(k: int) -> CodePointMap:
+        return CodePointMap(lambda c: c if ucd.combining(c) == k else None)
+    return ''.join([run.translate(only(k)) for k in sorted(set(map(ucd.combining, run)))])
 
 
 def nfkc_ordering_marks_first(s: str, ucd=unicodedata) -> str:
     "NFKC of `s` in the Unicode data `ucd`, each run of combining marks put in order first."
-    decomposed = ''.join([ucd.normalize('NFKD', c) for c in s])
-    classes = ''.join([chr(ucd.combining(c)) for c in decomposed])
+    decomposed = s.translate(CodePointMap(lambda c: ucd.normalize('NFKD', c)))
+    classes = decomposed.translate(CodePointMap(lambda c: chr(ucd.combining(c))))
     pieces: list[str] = []
     last = 0
     for m in _NON_STARTERS.finditer(classes):
         start, end = m.span()
-        pieces += decomposed[last:start], ''.join(sorted(decomposed[start:end], key=ucd.combining))
+        pieces += decomposed[last:start], _sort_marks(decomposed[start:end], ucd)
         last = end
     pieces.append(decomposed[last:])
     return ucd.normalize('NFKC', ''.join(pieces))
