@@ -114,7 +114,7 @@ def psl_version() -> str:
     return (f'Public Suffix List {psl.version or "(no version line)"} '
             f'from {SUFFIX_LIST_PACKAGE} {psl.package} (MPL-2.0)')
 
-# %% ../nbs/15a_site_keys.ipynb 12
+# %% ../nbs/15a_site_keys.ipynb 11
 def suffix_labels(host: str, rules: Rules) -> int:
     "Steps 2-6: how many of `host`'s last labels are its public suffix under `rules`."
     best, end, count = 1, len(host), 0          # step 5: the rule `*`, one label
@@ -129,7 +129,7 @@ def suffix_labels(host: str, rules: Rules) -> int:
             return best
         end = dot
 
-# %% ../nbs/15a_site_keys.ipynb 15
+# %% ../nbs/15a_site_keys.ipynb 14
 # scheme `://`, user-info and `@` (a canonical user-info escapes `@`), then the host (an IPv6 literal
 # in brackets)
 _CANON_HOST = re.compile(r'[^:/?#]*://(?:[^/?#@]*@)?(\[[^\]/?#]*\]|[^:/?#]*)')
@@ -186,7 +186,7 @@ def clear_site_caches() -> None:
     for cached in (suffix_list, _ICANN_PARTS, _BOTH_PARTS):
         cached.cache_clear()
 
-# %% ../nbs/15a_site_keys.ipynb 17
+# %% ../nbs/15a_site_keys.ipynb 16
 def _checked_private(func: str, private) -> None:
     "`TypeError` unless `private` is `True` or `False`."
     if private is not True and private is not False:
@@ -219,7 +219,7 @@ def registrable_domain(url: str, base: str | None = None, charset: str | None = 
     p = _site_parts('registrable_domain', url, base, charset, browser, private)
     return None if p is None else p.domain
 
-# %% ../nbs/15a_site_keys.ipynb 20
+# %% ../nbs/15a_site_keys.ipynb 19
 @dataclass(frozen=True)
 class SiteKey:
     "The site key of a URL: its registrable domain, else its host; calling it gives the key."
@@ -292,7 +292,7 @@ def same_site(a: str, b: str, base: str | None = None, charset: str | None = Non
         sites.append((canon.partition(':')[0] if schemeful else '', site))   # canon: a str
     return sites[0] == sites[1]
 
-# %% ../nbs/15a_site_keys.ipynb 28
+# %% ../nbs/15a_site_keys.ipynb 27
 class CCIndexColumns(NamedTuple):
     "The URL columns of Common Crawl's columnar index, under their names (`._asdict()`: a `dict`)."
     url_surtkey: str
