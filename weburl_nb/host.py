@@ -211,7 +211,12 @@ def has_null_or_space(s: str | None) -> bool:
 def percent_encode_chars(s: str, chars: str, lowercase: bool = False) -> str:
     "Steps 14 and 30: the ASCII characters `chars` of `s` percent-encoded."
     escape = '%{:02x}' if lowercase else '%{:02X}'
-    return s.translate({ord(c): escape.format(ord(c)) for c in chars})
+    if '%' in chars and '%' in s:
+        s = s.replace('%', escape.format(ord('%')))     # first: the escapes below bring `%`s
+    for c in chars:
+        if c != '%' and c in s:
+            s = s.replace(c, escape.format(ord(c)))
+    return s
 
 # %% ../nbs/05_host.ipynb 37
 _LABEL_SEPARATORS = str.maketrans('\u3002\uff0e\uff61', '...')
