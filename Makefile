@@ -66,8 +66,9 @@ readme:  ## regenerate README.md from nbs/index.ipynb
 	$(PY) tools/readme.py
 
 # The stages of `make test`, cheapest first, each stopping the run when it fails: generated files in
-# sync (seconds), lint, the notebooks' examples (changed notebooks first), pytest, and fuzzing last.
-TEST_STAGES = check-sync lint nbtest pytest fuzz-smoke
+# sync (seconds), lint, the notebooks' examples (changed notebooks first), pytest, the planted faults of
+# `make proofs`, and fuzzing last.
+TEST_STAGES = check-sync lint nbtest pytest proofs fuzz-smoke
 
 test: dev  ## install the dev tools (into .venv), then everything: generated files in sync, lint, notebook examples, conformance + unit tests, fuzzing
 	@for stage in $(TEST_STAGES); do $(MAKE) --no-print-directory $$stage || exit 1; done

@@ -5,15 +5,16 @@ the test that pairs it with the spec step it stands for. A pairing test that wou
 the piece broken proves nothing, so this script breaks each piece and runs its test:
 
 1. The working tree's package, tests and tools are copied once into a temporary folder.
-2. For each piece, the module that defines it (`def NAME`, `class NAME` or `NAME = ...` at the top
-   level of a `weburl_nb/*.py`) gets a few lines appended that rebind the name to a *faulty*
+2. For each piece, the module that defines it (`def NAME`, `class NAME` or `NAME = ...` at the
+   top level of a `weburl_nb/*.py`) gets a few lines appended that rebind the name to a *faulty*
    version: the same answers, except on about a third of the calls (chosen by a CRC of the
    arguments, so the same every run), where the answer is changed. A function's result is
    perturbed by its type (a string gains a character, a flag flips, `None` becomes `''`, a tuple
-   gets its first field perturbed, ...); a compiled pattern's `match`/`fullmatch`/`search` answer
-   changes the same way; a class gets every method of its own perturbed in place. The appended
-   lines run after the module's own code, so callers in the same module (which look the name up at
-   call time) and modules importing it afterwards both get the fault.
+   or a record gets every field perturbed, a list its first item, ...); a compiled pattern's
+   `match`/`fullmatch`/`search` answer changes the same way; a class gets every method of its
+   own perturbed in place. The appended lines run after the module's own code, so callers in the
+   same module (which look the name up at call time) and modules importing it afterwards both
+   get the fault.
 3. The piece's pairing test runs on that copy (`pytest -x`, Hypothesis without shrinking). A red
    test (exit status 1) is a fault *caught*; a green one is a fault missed; any other status (the
    test not found, the copy failing to import) is an error. The module is restored afterwards.
@@ -70,10 +71,10 @@ def _planted_fault_setup():
             return r + b'\\x7f'
         if isinstance(r, int):
             return r + 1
-        if isinstance(r, tuple) and hasattr(r, '_replace') and r:
-            return r._replace(**{r._fields[0]: perturb(r[0])})
+        if isinstance(r, tuple) and hasattr(r, '_replace') and r:    # a record: every field
+            return r._replace(**{f: perturb(v) for f, v in zip(r._fields, r)})
         if isinstance(r, tuple):
-            return (perturb(r[0]),) + r[1:] if r else ('x',)
+            return tuple(perturb(v) for v in r) if r else ('x',)
         if isinstance(r, list):
             return [perturb(r[0])] + r[1:] if r else ['x']
         if isinstance(r, dict):

@@ -10,7 +10,9 @@ writes them). Where the piece lives is looked up, not written down, so a piece t
 another notebook stays in the table. Links point at the site's pages, as the trace's do.
 
 `problems()` lists what no longer holds: a piece that no notebook defines any more, a step the
-spec page no longer has; the hidden check of *Contributing* fails on any. `unregistered_claims()`
+spec page no longer has, a piece with no pairing test in `PAIRED_TEST` or one whose test is gone;
+the hidden check of *Contributing* fails on any. `make proofs` (`tools/plant_faults.py`) plants a
+fault in each piece of `PAIRED_TEST` in turn and runs its pairing test, which must turn red. `unregistered_claims()`
 lists the Claims of the notebooks whose section defines no registered piece, so that a new one
 shows in the table until its steps are written here.
 """
@@ -197,6 +199,16 @@ PAIRED_TEST: dict[str, str] = {
     "iso_2022_jp_by_runs": "tests/test_engine_encoding.py::test_iso_2022_jp_by_runs_is_the_plain_encoder",
 
     # --- shortcuts and entry (07f, 07g) ---
+    "already_canonical": "tests/test_tiers.py::test_already_canonical_is_sound_and_takes_the_canonical_urls",
+    "unchanged_url": "tests/test_tiers.py::test_unchanged_url_tier",
+    "_clean_shape": "tests/test_tiers.py::test_clean_link_tier",
+    "_encoded_shape": "tests/test_tiers.py::test_clean_link_tier",
+    "clean_link": "tests/test_tiers.py::test_clean_link_tier",
+    "base_record": "tests/test_tiers.py::test_fast_relative_tier_and_base_record",
+    "fast_relative": "tests/test_tiers.py::test_fast_relative_tier_and_base_record",
+    "repaired_absolute": "tests/test_tiers.py::test_repaired_absolute_tier",
+    "file_shape": "tests/test_tiers.py::test_file_shape",
+    "parsed_once": "tests/test_tiers.py::test_parsed_once_tier",
 
 }
 
@@ -268,7 +280,21 @@ def problems() -> list[str]:
                 ids[page] = step_ids(page)
             if anchor not in ids[page]:
                 out.append(f"{name}: rests on {ref}, which the page {page} no longer has")
+    for name in RESTS_ON.keys() - PAIRED_TEST.keys():
+        out.append(f"{name}: no pairing test in PAIRED_TEST (make proofs needs one)")
+    for name, node in PAIRED_TEST.items():
+        path, _, test = node.partition("::")
+        file = ROOT / path
+        if not file.is_file() or not re.search(rf"^def {re.escape(test)}\(", file.read_text(
+                encoding="utf-8"), re.MULTILINE):
+            out.append(f"{name}: its pairing test {node} does not exist")
     return out
+
+
+def paired_table() -> str:
+    "Markdown: each engine piece, the test that pairs it with its step (planted faults: `make proofs`)."
+    rows = [f"| `{name}` | `{node.replace('::', ' :: ')}` |" for name, node in PAIRED_TEST.items()]
+    return "| engine piece | its pairing test |\n|---|---|\n" + "\n".join(rows)
 
 
 def unregistered_claims() -> list[dict]:
