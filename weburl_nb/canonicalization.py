@@ -15,10 +15,10 @@ from .trace import register, trace_for
 # %% auto 0
 __all__ = ['LEGACY_ESCAPED', 'USERINFO_OCTETS', 'PATH_OCTETS', 'QUERY_OCTETS', 'OPAQUE_PATH_OCTETS', 'C1_OCTETS',
            'FRAGMENT_OCTETS', 'DEFAULT_PORTS', 'HOSTPATH_BUDGET', 'EncodeSet', 'percent_encode', 'canonicalize_scheme',
-           'canonicalize_userinfo', 'canonicalize_file_hostpath', 'canonicalize_port', 'port_failure', 'root_path',
-           'makes_new_escape', 'decode_unreserved', 'encode_path', 'canonicalize_path', 'read_path_again',
-           'path_is_settled', 'hostpath_rounds', 'canonicalize_hostpath', 'protect_double_slash', 'canonicalize_query',
-           'canonicalize_fragment', 'unresolved_path', 'canonicalize_checked']
+           'drop_empty_userinfo', 'canonicalize_userinfo', 'canonicalize_file_hostpath', 'canonicalize_port',
+           'port_failure', 'root_path', 'makes_new_escape', 'decode_unreserved', 'encode_path', 'canonicalize_path',
+           'read_path_again', 'path_is_settled', 'hostpath_rounds', 'canonicalize_hostpath', 'protect_double_slash',
+           'canonicalize_query', 'canonicalize_fragment', 'unresolved_path', 'canonicalize_checked']
 
 # %% ../nbs/06_canonicalization.ipynb 7
 class EncodeSet:
@@ -76,16 +76,21 @@ def canonicalize_scheme(scheme: str | None) -> str | None:
     return scheme.lower() if scheme is not None and scheme.isascii() else scheme
 
 # %% ../nbs/06_canonicalization.ipynb 20
-def canonicalize_userinfo(user: str | None,
-                          password: str | None) -> tuple[str | None, str | None]:
-    "C3: drop an empty password, then an empty lone user; percent-encode both."
-    if user is None and password is None:
-        return None, None
+def drop_empty_userinfo(user: str | None,
+                        password: str | None) -> tuple[str | None, str | None]:
+    "C3.1-2: an empty password removed, then an empty user with no password."
     if password == '':
         password = None
     if user == '' and password is None:
         user = None
-    if user is not None:
+    return user, password
+
+
+def canonicalize_userinfo(user: str | None,
+                          password: str | None) -> tuple[str | None, str | None]:
+    "C3: drop an empty password, then an empty lone user; percent-encode both."
+    user, password = drop_empty_userinfo(user, password)                # C3.1-2
+    if user is not None:                                                # C3.3
         user = percent_encode(user, None, USERINFO_OCTETS)
     if password is not None:
         password = percent_encode(password, None, USERINFO_OCTETS)

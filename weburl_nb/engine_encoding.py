@@ -21,6 +21,7 @@ from weburl_nb.canonicalization import (  # wrapped: nbdev leaves it absolute
     canonicalize_file_hostpath,
     canonicalize_port,
     canonicalize_scheme,
+    drop_empty_userinfo,
     hostpath_rounds,
     path_is_settled,
     protect_double_slash,
@@ -300,12 +301,7 @@ def canonicalize_fragment_by_runs(fragment: str | None) -> str | None:
 def canonicalize_userinfo_by_runs(user: str | None,
                                   password: str | None) -> tuple[str | None, str | None]:
     "C3 (`canonicalize_userinfo` of Canonicalization), percent-encoding by runs."
-    if user is None and password is None:
-        return None, None
-    if password == '':
-        password = None
-    if user == '' and password is None:
-        user = None
+    user, password = drop_empty_userinfo(user, password)
     if user is not None:
         user = percent_encode_by_runs(user, None, USERINFO_OCTETS)
     if password is not None:

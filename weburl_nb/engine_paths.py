@@ -8,7 +8,7 @@ from __future__ import annotations
 from .charclasses import LazyRegex, is_file_scheme
 from .engine_preprocess import preprocess_if_needed
 from .parsing import INVALID, ParsedURL, ParseProfile, finish_step2, parse_preprocessed
-from .resolution import begins_with_drive_spec, decode_file_slashes, merge_path, remove_dot_segments
+from .resolution import as_written, begins_with_drive_spec, decode_file_slashes, merge_path, remove_dot_segments
 
 # %% auto 0
 __all__ = ['has_no_dot_segment', 'remove_dot_segments_by_stack', 'preprocess_and_parse', 'settled_path_by_stack',
@@ -125,8 +125,7 @@ def settled_path_by_stack(path: str | None, is_file: bool) -> str | None:
     "`settled_path(path, is_file)`, by `remove_dot_segments_by_stack`."
     if not path:
         return path
-    read = path if path[0] == '/' else '/' + path          # as C7 will write it
-    written = read.replace('\\', '%5C')                    # and C8 (`\\` escaped)
+    read, written = as_written(path)
     if _clean_path_by_stack(written, is_file) == written:
         return path
     return _clean_path_by_stack(read, is_file)

@@ -10,8 +10,8 @@ from .parsing import INVALID, PARSE_THIS, ParsedURL, ParseProfile, finish_step2,
 from .trace import register, trace_for
 
 # %% auto 0
-__all__ = ['as_dots', 'remove_dot_segments', 'merge_path', 'decode_file_slashes', 'begins_with_drive_spec', 'settled_path',
-           'resolve_relative_url', 'resolve_url', 'resolve_checked']
+__all__ = ['as_dots', 'remove_dot_segments', 'merge_path', 'decode_file_slashes', 'begins_with_drive_spec', 'as_written',
+           'settled_path', 'resolve_relative_url', 'resolve_url', 'resolve_checked']
 
 # %% ../nbs/02_resolution.ipynb 5
 def as_dots(segment: str) -> str:
@@ -90,12 +90,17 @@ def _clean_path(path: str, is_file: bool) -> str:
     return remove_dot_segments(decode_file_slashes(path) if is_file else path)
 
 
+def as_written(path: str) -> tuple[str, str]:
+    "Non-empty `path` as C7 will write it (rooted), and as C8 then will (`\\` escaped)."
+    read = path if path[0] == '/' else '/' + path
+    return read, read.replace('\\', '%5C')
+
+
 def settled_path(path: str | None, is_file: bool) -> str | None:
     "A path taken from the base (steps 4-6): kept, unless a second reading cleans it."
     if not path:
         return path
-    read = path if path[0] == '/' else '/' + path          # as C7 will write it
-    written = read.replace('\\', '%5C')                    # and C8 (`\\` escaped)
+    read, written = as_written(path)
     if _clean_path(written, is_file) == written:
         return path                                         # a second reading keeps it
     # departure: a base path taken over is cleaned too
