@@ -88,7 +88,11 @@ def _cache_hosts() -> list[str]:
     import random
     rng = random.Random(2048)
     hosts = _conformance_hosts() if data_dir().is_dir() else []
-    hosts += [''.join(rng.choice(ATOMS) for _ in range(rng.randint(0, 6))) for _ in range(HOST_CACHE_SIZE + 512)]
+    distinct = set(hosts)
+    while len(distinct) <= HOST_CACHE_SIZE + 256:      # with or without the conformance data
+        h = ''.join(rng.choice(ATOMS) for _ in range(rng.randint(0, 6)))
+        hosts.append(h)
+        distinct.add(h)
     return hosts
 
 

@@ -160,9 +160,24 @@ def copy_tree(dest: Path) -> None:
             shutil.copy2(src, dest / item)
 
 
+# The data the tests read, as absolute paths: the copy lives elsewhere, so a relative default
+# (`../shared/...`, as the Makefile passes it) would point nowhere and quietly weaken the tests.
+DATA_VARIABLES = {"WEBURL_TESTDATA": "shared/testdata/tests-web-url", "WEBURL_BENCHDATA": "shared/bench",
+                  "WEBURL_ENCODING_DATA": "shared/data/whatwg-encoding"}
+
+
+def test_env(copy: Path) -> dict[str, str]:
+    "The environment of a pairing test run in `copy`: the copy first on the path, data made absolute."
+    env = {**os.environ, "PYTHONPATH": str(copy), "WEBURL_PROOFS": "1", "PYTHONDONTWRITEBYTECODE": "1"}
+    for var, default in DATA_VARIABLES.items():
+        where = Path(os.environ.get(var) or ROOT.parent / default)
+        env[var] = str(where if where.is_absolute() else (ROOT / where).resolve())
+    return env
+
+
 def run_test(copy: Path, node: str, timeout: float) -> tuple[int, float, str]:
     "Run one pytest node id in `copy`: `(status, seconds, last line)`."
-    env = {**os.environ, "PYTHONPATH": str(copy), "WEBURL_PROOFS": "1", "PYTHONDONTWRITEBYTECODE": "1"}
+    env = test_env(copy)
     t = time.perf_counter()
     try:
         p = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
@@ -218,12 +233,16 @@ def main(argv=None) -> int:
         # the pairing tests must pass before any fault is planted
         nodes = sorted({PAIRED_TEST[p] for p in pieces})
         env_ok = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                                 "--no-header", *nodes], cwd=base / "clean",
-                                env={**os.environ, "PYTHONPATH": str(base / "clean"),
-                                     "WEBURL_PROOFS": "1"}, capture_output=True, text=True)
+                                 "--no-header", "-rs", *nodes], cwd=base / "clean",
+                                env=test_env(base / "clean"), capture_output=True, text=True)
         if env_ok.returncode != 0:
             print(env_ok.stdout[-3000:], env_ok.stderr[-2000:])
             print("proofs: the pairing tests fail before any fault is planted")
+            return 1
+        skipped = [line for line in env_ok.stdout.splitlines() if line.startswith("SKIPPED")]
+        if skipped:                      # a skipped pairing test would let every fault through
+            print("\n".join(skipped))
+            print("proofs: pairing tests skipped (their data missing?): every one must run")
             return 1
         with ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
             verdicts = dict(zip(pieces, ex.map(
