@@ -50,9 +50,19 @@ def compiled_modules(root: Path = ROOT) -> list[str]:
     return settings(root)["mypyc_modules"].split()
 
 
+# The data the tests read. The tests run from a folder outside the checkout, so a relative path
+# (the Makefile passes `../shared/...`) is made absolute against the checkout: otherwise the
+# conformance suite and the corpora would be skipped in the compiled run.
+DATA_VARIABLES = {"WEBURL_TESTDATA": "shared/testdata/tests-web-url", "WEBURL_BENCHDATA": "shared/bench",
+                  "WEBURL_ENCODING_DATA": "shared/data/whatwg-encoding"}
+
+
 def clean_env(**extra: str) -> dict:
     env = {k: v for k, v in os.environ.items()
            if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONSTARTUP")}
+    for var, default in DATA_VARIABLES.items():
+        where = Path(env.get(var) or ROOT.parent / default)
+        env[var] = str(where if where.is_absolute() else (ROOT / where).resolve())
     env.update(extra)
     return env
 
