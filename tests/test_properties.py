@@ -6,8 +6,9 @@ bases and charsets. The default profile `quick` runs a few seconds; for a long r
 """
 from hypothesis import given, strategies as st
 
-from invariants import CHARSETS, check
+from invariants import CHARSETS, check, check_chain
 from weburl_nb.entry import url_to_canon_url, url_to_canon_url_steps
+from weburl_nb.host import PROFILES
 
 # any code point, lone surrogates and noncharacters included
 any_text = st.text(st.characters(blacklist_categories=()), max_size=40)
@@ -97,3 +98,30 @@ def test_site_functions_on_any_string(link, base, private):
         assert same_site(link, canon, base, private=private) == (key is not None)
         assert cc_index_columns(link, base, surt_style="precise").url_host_registered_domain == \
             registrable_domain(canon)
+
+
+# messy bases: hierarchical and `file:` URLs whose paths hold backslashes, dot-segments and escapes
+# of slashes and dots, which steps 4-6 of resolution take over as they are
+MESSY_BASE_HEADS = ['http://h/', 'HTTP://h', 'https://u@h:8/', 'x-y://a/', 'file:', 'file:///', 'file://h/',
+                    'file:///c:/', 'c:\\', '\\\\srv\\', 'mailto:', 'javascript:', 'ftp://f/']
+MESSY_ATOMS = ['a', 'B', '.', '..', '/', '\\', 'a\\b', '\\..', '%2E', '%2e', '%2F', '%2f', '%5C', '%5c', '%2', '%7', '%41', '%45',
+               '%46', '%', ';', ' ', 'é', '?', '#', 'c:', 'C|', '//']
+messy_path = st.lists(st.sampled_from(MESSY_ATOMS), max_size=10).map(''.join)
+messy_base = st.tuples(st.sampled_from(MESSY_BASE_HEADS), messy_path).map(''.join)
+messy_link = st.one_of(st.sampled_from(['', '?', '?q', '#', '#f', '?q#f', 'http:', 'file:', 'http:?q', 'file:#f']),
+                       st.tuples(st.sampled_from(['', '?', '#', './', '../', '/', '\\', '//h/', 'http:', 'file:']),
+                                 messy_path).map(''.join), link_text)
+
+
+@given(messy_link, st.one_of(messy_base, st.none(), url_text), st.sampled_from([None, 'shift_jis', 'latin1']),
+       st.sampled_from(sorted(PROFILES)))
+def test_the_public_chain_gives_the_pipelines_answer(link, base, charset, browser):
+    "parse_url, resolve_url, canonicalize_parsed_url, serialize_parsed_url in turn: the answer of url_to_canon_url."
+    check_chain(link, base, charset, browser)
+
+
+def test_the_public_chain_with_a_base_path_taken_over():
+    "Steps 4 and 5 take the base's path as it is: the chain accepts what they give."
+    for link, want in [('?q', 'http://h/a%5Cb?q'), ('#f', 'http://h/a%5Cb#f')]:
+        for browser in sorted(PROFILES):
+            assert check_chain(link, 'http://h/a\\b', None, browser) == want

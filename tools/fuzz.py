@@ -21,6 +21,10 @@ random mutations of them, without coverage guidance, and says so.
 
 An input is bytes: `url [NUL base [NUL charset]]`, each part UTF-8 (lone surrogates allowed; in a
 part that is not UTF-8, the bad bytes become lone surrogates); the charset is the byte's position, modulo their number, in `invariants.CHARSETS`.
+
+After the timed checks, `check_chain_in_a_profile` checks the public chain: `parse_url`, `resolve_url`,
+`canonicalize_parsed_url` and `serialize_parsed_url` in turn give `url_to_canon_url`'s answer, in the
+profile (`this`, `chrome`, `gecko` or `ie`) that the input's length picks.
 """
 from __future__ import annotations
 
@@ -163,6 +167,14 @@ def check_site(url: str, base: str | None, charset: str | None, canon: str | Non
         raise AssertionError(f'site: Common Crawl columns disagree for {(url, base, charset)!r}')
 
 
+def check_chain_in_a_profile(data: bytes, url: str, base: str | None, charset: str | None) -> None:
+    "The public chain gives the pipeline's answer (`invariants.check_chain`), in the profile the input's length picks."
+    from invariants import check_chain
+    from weburl_nb.host import PROFILES
+    browsers = sorted(PROFILES)
+    check_chain(url, base, charset, browsers[len(data) % len(browsers)])
+
+
 def one_input(data: bytes, slow_dir: Path | None = None) -> None:
     "The fuzz target: check one input, and keep it when it was slow."
     from invariants import check
@@ -172,6 +184,7 @@ def one_input(data: bytes, slow_dir: Path | None = None) -> None:
     if slow_dir is not None and time.perf_counter() - start > SLOW_SECONDS:
         slow_dir.mkdir(parents=True, exist_ok=True)
         (slow_dir / hashlib.sha1(data).hexdigest()).write_bytes(data)
+    check_chain_in_a_profile(data, url, base, charset)
 
 
 def run_atheris(work: Path, libfuzzer_args: list[str]) -> None:

@@ -9,7 +9,7 @@ from .charclasses import DRIVE_SPEC_RE, NOT_HIERARCHICAL_SCHEMES, UNRESERVED, La
 from .encoding import encoder, encoder_for
 from .host import Profile, canonicalize_host_steps
 from .parsing import INVALID, ParsedURL
-from .resolution import decode_file_slashes, remove_dot_segments
+from .resolution import decode_file_slashes, remove_dot_segments, settled_path
 from .trace import register, trace_for
 
 # %% auto 0
@@ -281,12 +281,10 @@ def canonicalize_fragment(fragment: str | None) -> str | None:
 
 # %% ../nbs/06_canonicalization.ipynb 50
 def unresolved_path(u: ParsedURL) -> str | None:
-    "The path of hierarchical *u* if resolution would change it, or None."
+    "The path of hierarchical *u* if no resolution returns it (`settled_path` changes it), or None."
     if u.invalid or not u.hierarchical or not u.path:
         return None
-    is_file = is_file_scheme(u.scheme)
-    clean = remove_dot_segments(decode_file_slashes(u.path) if is_file else u.path)
-    return None if clean == u.path else u.path
+    return None if settled_path(u.path, is_file_scheme(u.scheme)) == u.path else u.path
 
 # %% ../nbs/06_canonicalization.ipynb 51
 def canonicalize_checked(u: ParsedURL, charset: str | None, profile: Profile) -> ParsedURL:

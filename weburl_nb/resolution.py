@@ -11,7 +11,7 @@ from .trace import register, trace_for
 
 # %% auto 0
 __all__ = ['as_dots', 'remove_dot_segments', 'merge_path', 'decode_file_slashes', 'begins_with_drive_spec', 'as_written',
-           'settled_path', 'resolve_relative_url', 'resolve_url', 'resolve_checked']
+           'settled_path', 'resolve_relative_url', 'resolve_checked', 'resolve_url']
 
 # %% ../nbs/02_resolution.ipynb 5
 def as_dots(segment: str) -> str:
@@ -69,7 +69,6 @@ def merge_path(r_path: str, b_path: str | None, base_has_authority: bool) -> str
 
 # %% ../nbs/02_resolution.ipynb 14
 _FILE_SLASH_ESCAPES_RE = LazyRegex('%(?:2[Ff]|5[Cc])')
-_LEADING_DRIVE_RE = LazyRegex(DRIVE_SPEC_RE.pattern + '(?=[/\\\\]|$)')
 
 
 def decode_file_slashes(path: str) -> str:
@@ -79,84 +78,38 @@ def decode_file_slashes(path: str) -> str:
     return _FILE_SLASH_ESCAPES_RE.sub(
         lambda m: '/' if m.group()[1] == '2' else '\\', path)
 
+# %% ../nbs/02_resolution.ipynb 16
+_LEADING_DRIVE_RE = LazyRegex(DRIVE_SPEC_RE.pattern + '(?=[/\\\\]|$)')
+
 
 def begins_with_drive_spec(path: str) -> bool:
     "Whether `path` begins with a drive specification, then `/`, `\\` or its end."
     return _LEADING_DRIVE_RE.match(path) is not None
 
-# %% ../nbs/02_resolution.ipynb 17
+# %% ../nbs/02_resolution.ipynb 19
 def _clean_path(path: str, is_file: bool) -> str:
-    "Steps 2, 3 and 6 (and step 10 below): the `file:` decoding rule, then remove dot-segments."
+    "Steps 2, 3, 6 and 10: the `file:` decoding rule (for `file`), then remove dot-segments."
     return remove_dot_segments(decode_file_slashes(path) if is_file else path)
 
-
+# %% ../nbs/02_resolution.ipynb 22
 def as_written(path: str) -> tuple[str, str]:
     "Non-empty `path` as C7 will write it (rooted), and as C8 then will (`\\` escaped)."
     read = path if path[0] == '/' else '/' + path
     return read, read.replace('\\', '%5C')
 
-
+# %% ../nbs/02_resolution.ipynb 24
 def settled_path(path: str | None, is_file: bool) -> str | None:
-    "A path taken from the base (steps 4-6): kept, unless a second reading cleans it."
+    "A path taken over from the base: kept, unless a second reading would clean it."
     if not path:
         return path
     read, written = as_written(path)
     if _clean_path(written, is_file) == written:
         return path                                         # a second reading keeps it
-    # departure: a base path taken over is cleaned too
     return _clean_path(read, is_file)
 
-
-def resolve_relative_url(r: ParsedURL, base: ParsedURL) -> ParsedURL:
-    "The steps to resolve a relative URL: complete reference `r` from `base`."
-    trace = trace_for('relative')
-    # Step 1: a base without hierarchy cannot complete a reference.
-    if not base.hierarchical:
-        return INVALID
-    scheme = base.scheme
-    is_file = is_file_scheme(scheme)
-    path = r.path
-    # Step 2: a reference with an authority keeps it; the base gives the scheme.
-    if r.has_authority:
-        # 2.2: its path loses its dot-segments.
-        if path is not None:
-            path = trace.step('2.2', path, _clean_path(path, is_file))
-        return trace.note('2', ParsedURL(scheme, r.user, r.password, r.host, r.port,
-                                         path, r.query, r.fragment, False, True))
-    user, password, host, port = base.user, base.password, base.host, base.port
-    # Step 3: an absolute path loses its dot-segments.
-    if path and path[0] in '/\\':
-        path = trace.step('3', path, _clean_path(path, is_file))
-    # Step 4: a query alone takes the base's path.
-    # departure: a base path taken over is cleaned too
-    elif not path and r.query is not None:
-        path = trace.note('4', settled_path(base.path, is_file))
-    # Step 5: a fragment alone takes the base's path and query.
-    # departure: a base path taken over is cleaned too
-    elif not path and r.fragment is not None:
-        copied = settled_path(base.path, is_file)
-        return trace.note('5', ParsedURL(scheme, user, password, host, port, copied,
-                                         base.query, r.fragment, False, True))
-    # Step 6: any other path is merged with the base's, then loses its dot-segments.
-    else:
-        r_path, b_path = path or '', base.path
-        if is_file:
-            r_path = decode_file_slashes(r_path)
-            if begins_with_drive_spec(r_path):
-                user = password = host = port = None
-                b_path = ''
-        has_authority = not (user is None and password is None and host is None
-                             and port is None)
-        merged = remove_dot_segments(merge_path(r_path, b_path, has_authority))
-        # departure: a base path taken over is cleaned too
-        path = trace.step('6', r_path, settled_path(merged, is_file))
-    # Step 7: the completed URL.
-    return ParsedURL(scheme, user, password, host, port, path, r.query, r.fragment,
-                     False, True)
-
-# %% ../nbs/02_resolution.ipynb 20
+# %% ../nbs/02_resolution.ipynb 26
 def _without_fragment(u: ParsedURL) -> ParsedURL:
-    "The base as steps 6 and 9 return it: no fragment, its path settled (see the note)."
+    "The base as steps 6 and 9 return it: no fragment, its path settled (see the notes)."
     if u.fragment is not None:
         u = u._replace(fragment=None)
         # departure: the base returned by steps 6 and 9
@@ -167,15 +120,48 @@ def _without_fragment(u: ParsedURL) -> ParsedURL:
         u = u._replace(path=settled_path(u.path, is_file_scheme(u.scheme)))
     return u
 
+# %% ../nbs/02_resolution.ipynb 29
+def resolve_relative_url(r: ParsedURL, base: ParsedURL) -> ParsedURL:
+    "The steps to resolve a relative URL: complete reference `r` from `base`."
+    trace = trace_for('relative')
+    # Step 1: a base without hierarchy cannot complete a reference.
+    if not base.hierarchical:
+        return INVALID
+    scheme, path = base.scheme, r.path
+    is_file = is_file_scheme(scheme)
+    # Step 2: a reference with an authority keeps it; the base gives the scheme.
+    if r.has_authority:
+        if path is not None:                # 2.2: its path loses its dot-segments.
+            path = trace.step('2.2', path, _clean_path(path, is_file))
+        return trace.note('2', ParsedURL(scheme, r.user, r.password, r.host, r.port,
+                                         path, r.query, r.fragment, False, True))
+    user, password, host, port = base.user, base.password, base.host, base.port
+    # Step 3: an absolute path loses its dot-segments.
+    if path and path[0] in '/\\':
+        path = trace.step('3', path, _clean_path(path, is_file))
+    # Step 4: a query alone takes the base's path.
+    elif not path and r.query is not None:
+        path = trace.note('4', settled_path(base.path, is_file))  # departure: a base path taken over is cleaned too
+    # Step 5: a fragment alone takes the base's path and query.
+    elif not path and r.fragment is not None:
+        path = settled_path(base.path, is_file)  # departure: a base path taken over is cleaned too
+        return trace.note('5', ParsedURL(scheme, user, password, host, port, path,
+                                         base.query, r.fragment, False, True))
+    # Step 6: any other path is merged with the base's, then loses its dot-segments.
+    else:
+        r_path, b_path = path or '', base.path
+        if is_file:
+            r_path = decode_file_slashes(r_path)
+            if begins_with_drive_spec(r_path):
+                user = password = host = port = None
+                b_path = ''
+        has_authority = not (user is None and password is None and host is None and port is None)
+        merged = remove_dot_segments(merge_path(r_path, b_path, has_authority))
+        path = trace.step('6', r_path, settled_path(merged, is_file))  # departure: a base path taken over is cleaned too
+    # Step 7: the completed URL.
+    return ParsedURL(scheme, user, password, host, port, path, r.query, r.fragment, False, True)
 
-def resolve_url(s: str, base: ParsedURL, browser: str = 'this') -> ParsedURL:
-    "The steps to resolve a URL: the reference `s` against the parsed URL `base`."
-    s = check_type('resolve_url', 's', s)
-    base = check_type('resolve_url', 'base', base, ParsedURL)
-    profile = PARSE_THIS if browser == 'this' else parse_profile_for(browser)
-    return resolve_checked(s, base, profile)
-
-
+# %% ../nbs/02_resolution.ipynb 32
 def resolve_checked(s: str, base: ParsedURL, profile: ParseProfile = PARSE_THIS) -> ParsedURL:
     "`resolve_url` of checked arguments; steps 5 and 7 preprocess and parse as `profile` does."
     trace = trace_for('resolve')
@@ -202,11 +188,9 @@ def resolve_checked(s: str, base: ParsedURL, profile: ParseProfile = PARSE_THIS)
             r = finish_step2(r, profile)
         return resolve_relative_url(r, base)
     # Step 9: with the base's scheme, it is the base or resolved as relative.
-    same_scheme = (base.scheme is not None and r.scheme is not None
-                   and r.scheme.lower() == base.scheme.lower())
+    same_scheme = base.scheme is not None and r.scheme is not None and r.scheme.lower() == base.scheme.lower()
     if base.hierarchical and same_scheme:
-        if not (r.has_authority or r.path or r.query is not None
-                or r.fragment is not None):
+        if not (r.has_authority or r.path or r.query is not None or r.fragment is not None):
             return trace.note('9', _without_fragment(base))
         return resolve_relative_url(r, base)
     # Step 10: an absolute URL, its path without dot-segments.
@@ -217,7 +201,15 @@ def resolve_checked(s: str, base: ParsedURL, profile: ParseProfile = PARSE_THIS)
             r = r._replace(path=path)
     return r
 
-# %% ../nbs/02_resolution.ipynb 22
+# %% ../nbs/02_resolution.ipynb 33
+def resolve_url(s: str, base: ParsedURL, browser: str = 'this') -> ParsedURL:
+    "The steps to resolve a URL: the reference `s` against the parsed URL `base`."
+    s = check_type('resolve_url', 's', s)
+    base = check_type('resolve_url', 'base', base, ParsedURL)
+    profile = PARSE_THIS if browser == 'this' else parse_profile_for(browser)
+    return resolve_checked(s, base, profile)
+
+# %% ../nbs/02_resolution.ipynb 35
 register('resolve', 'Resolution', 'resolution', {
     '5': 'preprocessed: outer spaces and controls trimmed, tabs and newlines removed',
     '6': 'an empty reference: the base without its fragment',
