@@ -34,6 +34,7 @@ test_requirements = shlex.split(cfg.get('test_requirements', ''))   # oracles of
 scale_requirements = shlex.split(cfg.get('scale_requirements', ''))   # pandas + Dask: tested in make test
 spark_requirements = shlex.split(cfg.get('spark_requirements', ''))   # PySpark: make test-spark (needs Java)
 site_requirements = shlex.split(cfg.get('site_requirements', ''))   # the Public Suffix List
+scrapy_requirements = shlex.split(cfg.get('scrapy_requirements', ''))   # Scrapy: tested in make test
 min_python = cfg['min_python']
 lic = licenses.get(cfg['license'].lower(), (cfg['license'], None))
 
@@ -62,11 +63,11 @@ setuptools.setup(
     package_data={cfg['lib_name']: ['py.typed', 'gecko_idn.json', 'data/*.zip', 'data/*.md']},
     install_requires=requirements,
     extras_require={'dev': dev_requirements + scale_requirements + test_requirements
-                           + site_requirements,
+                           + site_requirements + scrapy_requirements,
                     'test': test_requirements, 'bench': bench_requirements,
                     'whatwg': whatwg_requirements, 'fuzz': fuzz_requirements,
                     'scale': scale_requirements, 'spark': spark_requirements,
-                    'site': site_requirements},
+                    'site': site_requirements, 'scrapy': scrapy_requirements},
     python_requires='>=' + min_python,
     long_description=open('README.md', encoding='utf-8').read(),
     long_description_content_type='text/markdown',

@@ -9,6 +9,7 @@ import pytest
 # Never loaded by `import weburl_nb`, nor by `weburl URL` (unless `python -c pass` loads them already:
 # an editable install's import hook loads `urllib.parse`, for one).
 NOT_AT_START = ["weburl_nb.browsers", "weburl_nb.explain", "weburl_nb.keys", "weburl_nb.frames",
+                "weburl_nb.scrapy", "scrapy",
                 "dataclasses", "typing", "inspect", "json", "urllib.parse", "html", "string", "shutil",
                 "importlib.resources", "zipfile", "concurrent.futures", "multiprocessing"]
 

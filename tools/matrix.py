@@ -53,7 +53,7 @@ CONFIG = ("settings.ini", "setup.py", "pyproject.toml")
 # named in the table and their tests skip.
 REQUIRED = ("pytest", "hypothesis")
 OPTIONAL = {"frames tests": "scale_requirements", "compare's WHATWG row": ("ada-url",),
-            "site functions": "site_requirements"}
+            "site functions": "site_requirements", "Scrapy crawl": "scrapy_requirements"}
 PROBE = ("import json, platform, sys, importlib.util as u; print(json.dumps({"
          "'impl': platform.python_implementation(), 'version': platform.python_version(), "
          "'info': list(sys.version_info[:2]), 'executable': sys.executable, "
