@@ -7,7 +7,7 @@ and why they differ where they do.
 
 tldextract runs offline on the snapshot of the list it ships (`suffix_list_urls=()`, no cache
 directory), ICANN section alone and with the private section (`include_psl_private_domains`), as
-`registrable_domain(..., private=)` does. Two comparisons, per corpus:
+`registrable_domain(..., icann_only=)` does. Two comparisons, per corpus:
 
 - **same host**: tldextract given our canonical URL. Both read one host; a difference is about the
   list (its version; the rule `*` for a TLD the list does not name, which tldextract does not apply).
@@ -88,7 +88,9 @@ def same_host_class(host: str, ours: str | None, them: str | None, old_rules, pr
     if them is not None and them.startswith('<'):
         return 'tldextract raised an exception'
     if host.endswith('.'):
-        return 'trailing dot'
+        return 'trailing dot (kept by the URL Standard, dropped by tldextract)'
+    if ours == host and them is None and host in (suffix_list().both if private else suffix_list().icann).wildcard:
+        return 'a wildcard base (`kawasaki.jp` under `*.kawasaki.jp`): ours by the algorithm, none in tldextract'
     if ours_with(old_rules, host) == them:
         return "list version (tldextract's snapshot is older)"
     rules = suffix_list().both if private else suffix_list().icann
@@ -109,7 +111,7 @@ def as_written_class(written: str, host: str, ours: str | None, them: str | None
         return ('IDN: tldextract keeps the Unicode form' if not them.isascii()
                 else 'upper case: tldextract keeps it')
     if host.endswith('.'):
-        return 'trailing dot'
+        return 'trailing dot (kept by the URL Standard, dropped by tldextract)'
     if same != ours:
         return 'the list (as in the same-host comparison)'
     if not written.isascii():
@@ -133,7 +135,7 @@ def compare(data: Path, show: int = 0) -> dict:
                 host = None if canon is None else canonical_host(canon)
                 if host is None:
                     continue
-                ours = site_parts(host, private).domain
+                ours = site_parts(host, icann_only=not private).domain
                 if host not in same_hosts:
                     them = theirs(ext, canon)
                     same_hosts[host] = (ours, them, same_host_class(host, ours, them, old.both

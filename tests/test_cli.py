@@ -283,5 +283,5 @@ def test_site_and_site_key_in_processes():
     assert one.stdout == two.stdout
     assert one.stdout.split(b"\n")[:4] == [b"example.co.uk", b"", b"", b"example.co.uk"]
     assert one.stderr.count(b"\n") == 30_000                      # the `bad` lines alone
-    keyed = run(["-j", "2", "--key=site,private"], b"http://10.0.0.1/\nhttp://a.blogspot.com/x\n")
+    keyed = run(["-j", "2", "--key=site"], b"http://10.0.0.1/\nhttp://a.blogspot.com/x\n")
     assert keyed.stdout == b"10.0.0.1\na.blogspot.com\n"

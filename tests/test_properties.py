@@ -88,16 +88,15 @@ def test_site_functions_on_any_string(link, base, private):
     pytest.importorskip("publicsuffixlist")
     from weburl_nb.site_keys import cc_index_columns, public_suffix, registrable_domain, same_site, site_key
     canon = url_to_canon_url(link, base)
-    domain, key = registrable_domain(link, base, private=private), site_key(link, base, private=private)
-    suffix = public_suffix(link, base, private=private)
+    domain, key = registrable_domain(link, base, icann_only=private), site_key(link, base, icann_only=private)
+    suffix = public_suffix(link, base, icann_only=private)
     assert all(v is None or type(v) is str for v in (domain, key, suffix))
     if canon is None:
         assert (domain, key, suffix, cc_index_columns(link, base)) == (None, None, None, None)
     else:
-        assert (registrable_domain(canon, private=private), site_key(canon, private=private)) == (domain, key)
-        assert same_site(link, canon, base, private=private) == (key is not None)
-        assert cc_index_columns(link, base, surt_style="precise").url_host_registered_domain == \
-            registrable_domain(canon)
+        assert (registrable_domain(canon, icann_only=private), site_key(canon, icann_only=private)) == (domain, key)
+        assert same_site(link, canon, base, icann_only=private) == (key is not None)
+        assert cc_index_columns(link, base, surt_style="precise") == cc_index_columns(canon, surt_style="precise")
 
 
 # messy bases: hierarchical and `file:` URLs whose paths hold backslashes, dot-segments and escapes

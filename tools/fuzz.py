@@ -151,19 +151,19 @@ def check_site(url: str, base: str | None, charset: str | None, canon: str | Non
     except ImportError:                         # the `site` extra is not installed: nothing to check
         return
     for private in (False, True):
-        domain = sk.registrable_domain(url, base, charset, private=private)
-        suffix = sk.public_suffix(url, base, charset, private=private)
-        key = sk.site_key(url, base, charset, private=private)
+        domain = sk.registrable_domain(url, base, charset, icann_only=private)
+        suffix = sk.public_suffix(url, base, charset, icann_only=private)
+        key = sk.site_key(url, base, charset, icann_only=private)
         if not all(v is None or type(v) is str for v in (domain, suffix, key)):
             raise AssertionError(f'site: not a str or None for {(url, base, charset)!r}')
         if canon is None:
             if (domain, suffix, key) != (None, None, None):
                 raise AssertionError(f'site: an answer for an invalid URL {(url, base, charset)!r}')
-        elif (sk.registrable_domain(canon, private=private), sk.site_key(canon, private=private)) != (domain, key):
+        elif (sk.registrable_domain(canon, icann_only=private), sk.site_key(canon, icann_only=private)) != (domain, key):
             raise AssertionError(f'site: the canonical URL {canon!r} answers otherwise, {(url, base, charset)!r}')
     cols = sk.cc_index_columns(url, base, charset, surt_style='precise')
-    if (cols is None) != (canon is None) or (cols is not None and cols.url_host_registered_domain
-                                              != sk.registrable_domain(canon)):
+    if (cols is None) != (canon is None) or (cols is not None and cols
+                                              != sk.cc_index_columns(canon, surt_style='precise')):
         raise AssertionError(f'site: Common Crawl columns disagree for {(url, base, charset)!r}')
 
 

@@ -64,7 +64,7 @@ def _base_problem(args: argparse.Namespace) -> str | None:
 
 # %% ../nbs/08_cli.ipynb 6
 def _valued_flags(argv: list[str]) -> tuple[list[str], dict[str, str]]:
-    "*argv* with `--surt=STYLE`, `--key=OPTIONS` and `--site=private` made bare flags, and those values."
+    "*argv* with `--surt=STYLE`, `--key=OPTIONS` and `--site=icann` made bare flags, and those values."
     rest: list[str] = []
     values: dict[str, str] = {}
     for i, arg in enumerate(argv):
@@ -109,13 +109,13 @@ def _site_options(p: argparse.ArgumentParser, args: argparse.Namespace,
     if args.site and args.key:
         p.error('--site and --key: choose one (--key=site groups by site)')
     rest = words[1:] if keyed else [w for w in values.get('site', '').split(',') if w]
-    if any(w != 'private' for w in rest):
-        p.error(f'argument {flag}: unknown option {",".join(rest)!r}: the one option is private')
+    if any(w != 'icann' for w in rest):
+        p.error(f'argument {flag}: unknown option {",".join(rest)!r}: the one option is icann')
     try:
         suffix_list()
     except SuffixListMissing as e:
         p.error(f'argument {flag}: {e}')
-    args.site, args.key = SiteKey(private=bool(rest), host_fallback=keyed), None
+    args.site, args.key = SiteKey(icann_only=bool(rest), host_fallback=keyed), None
 
 
 def _version_with_list(p: argparse.ArgumentParser) -> None:
@@ -178,7 +178,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         '--key=site: the registrable domain, else the host')
     p.add_argument('--site', action='store_true',
                    help="print each URL's registrable domain (Public Suffix List); "
-                        '--site=private: with its private section')
+                        '--site=icann: its ICANN section alone')
     p.add_argument('-j', '--jobs', type=_jobs, default=1, metavar='N',
                    help='processes to share the work (0: one per core; default 1)')
     p.add_argument('--progress', action=argparse.BooleanOptionalAction, default=None,

@@ -12,7 +12,7 @@ from .entry import url_to_canon_url
 from .site_keys import CC_INDEX_COLUMNS, cc_index_columns
 
 # %% auto 0
-__all__ = ['CC_INDEX_SCHEMA', 'canonical_url', 'canonicalize_series', 'add_cc_columns']
+__all__ = ['CC_FRAME_COLUMNS', 'CC_INDEX_SCHEMA', 'canonical_url', 'canonicalize_series', 'add_cc_columns']
 
 # %% ../nbs/12a_frames.ipynb 5
 def _missing(x) -> bool:
@@ -68,8 +68,10 @@ def canonicalize_series(
     return pd.Series(out, index=links.index, name=links.name, dtype=object)
 
 # %% ../nbs/12a_frames.ipynb 14
+# every column but `url`: the frame's own column of links stands for it (and is often named so)
+CC_FRAME_COLUMNS = tuple(name for name in CC_INDEX_COLUMNS if name != 'url')
 CC_INDEX_SCHEMA = ', '.join(f'{name} {"int" if name == "url_port" else "string"}'
-                            for name in CC_INDEX_COLUMNS)     # Spark's DDL for the columns
+                            for name in CC_FRAME_COLUMNS)     # Spark's DDL for the columns
 
 
 def add_cc_columns(
@@ -79,15 +81,16 @@ def add_cc_columns(
     charset: str | None = None,  # document encoding for queries (WHATWG label)
     browser: str = 'this',  # whose behaviour to follow
     surt_style: str = 'ia',  # `url_surtkey`: IA's key, as Common Crawl's, or 'precise'
-):  # *frame* with `CC_INDEX_COLUMNS` added (missing where a link is invalid or missing)
+):  # *frame* with `CC_FRAME_COLUMNS` added (missing where a link is invalid or missing)
     "Common Crawl's URL index columns of *frame*'s links, added: one Dask partition, one Spark batch."
     import pandas as pd
     urls = _cells(frame[column])
     pages = [None] * len(urls) if page is None else _cells(frame[page])
-    empty = (None,) * len(CC_INDEX_COLUMNS)
+    empty: tuple = (None,) * len(CC_INDEX_COLUMNS)
     rows = [empty if url is None else
             cc_index_columns(url, base, charset, surt_style=surt_style, browser=browser) or empty
             for url, base in zip(urls, pages, strict=True)]
-    columns = pd.DataFrame(rows, columns=list(CC_INDEX_COLUMNS), index=frame.index, dtype=object)
+    rows = [(row[0], *row[2:]) for row in rows]               # `url` left out
+    columns = pd.DataFrame(rows, columns=list(CC_FRAME_COLUMNS), index=frame.index, dtype=object)
     columns['url_port'] = columns['url_port'].astype('Int32')
     return pd.concat([frame, columns], axis=1)

@@ -19,7 +19,7 @@ from .serialization import serialize_parsed_url
 from .trace import Step, register
 
 # %% auto 0
-__all__ = ['IA_KEEPS', 'DEFAULT_PORTS', 'QUERY_SESSIONS', 'TRACKING_LISTS', 'TRACKING', 'TRACKING_PARAMS', 'PARAM_PRESETS',
+__all__ = ['IA_KEEPS', 'IA_DROPPED_PORTS', 'QUERY_SESSIONS', 'TRACKING_LISTS', 'TRACKING', 'TRACKING_PARAMS', 'PARAM_PRESETS',
            'KEY_STEPS', 'IA_KEY', 'SURT_STYLES', 'unescape_then_escape', 'trim_host_dots', 'merge_path_segments',
            'lowercase', 'strip_www', 'drop_user_info', 'strip_path_session_id', 'strip_trailing_slash',
            'strip_query_session_ids', 'sort_query', 'drop_empty_query', 'TrackingParam', 'drop_params', 'KeyStep',
@@ -90,14 +90,15 @@ def strip_www(host: str, keep_name: bool = False) -> str:
     return rest
 
 
-DEFAULT_PORTS = {'http': '80', 'https': '443'}
+# The ports IA's canonicalizer drops (as text, as `ParsedURL.port` holds them): http's and https'
+IA_DROPPED_PORTS = {'http': '80', 'https': '443'}
 
 
 def drop_user_info(u: ParsedURL) -> ParsedURL:
     "K6: `u` without user name and password, and without its scheme's default port."
     port = u.port
     return u._replace(user=None, password=None,
-                      port=None if DEFAULT_PORTS.get(u.scheme or '') == port else port)
+                      port=None if IA_DROPPED_PORTS.get(u.scheme or '') == port else port)
 
 # %% ../nbs/15_keys.ipynb 16
 # ASP.NET's cookieless sessions: `/(S(...24...))/`, then the older `/(...24...)/`

@@ -17,10 +17,12 @@ from .keys import SURT_STYLES, surt, surt_host
 from .trace import Step, register
 
 # %% auto 0
-__all__ = ['SUFFIX_LIST_PACKAGE', 'SUFFIX_LIST_FILE', 'INSTALL_SITE', 'CC_INDEX_COLUMNS', 'SuffixListMissing', 'Rules',
-           'SuffixList', 'parse_suffix_list', 'suffix_list', 'psl_version', 'suffix_labels', 'canonical_host',
-           'SiteParts', 'find_site_parts', 'site_parts', 'clear_site_caches', 'public_suffix', 'registrable_domain',
-           'SiteKey', 'site_key', 'same_site', 'CCIndexColumns', 'cc_columns_of_canonical', 'cc_index_columns']
+__all__ = ['SUFFIX_LIST_PACKAGE', 'SUFFIX_LIST_FILE', 'INSTALL_SITE', 'DOMAIN_SCHEMES', 'TUPLE_ORIGIN_SCHEMES',
+           'BLOB_ORIGIN_SCHEMES', 'CC_INDEX_COLUMNS', 'SuffixListMissing', 'Rules', 'SuffixList', 'parse_suffix_list',
+           'suffix_list', 'psl_version', 'suffix_labels', 'canonical_host', 'SiteParts', 'find_site_parts',
+           'site_parts', 'clear_site_caches', 'public_suffix', 'registrable_domain', 'origin_host', 'Site',
+           'origin_site', 'schemelessly_same_site', 'SiteKey', 'site_key', 'same_site', 'CCIndexColumns', 'cc_rules',
+           'cc_effective_tld', 'cc_assigned_domain', 'cc_suffix_columns', 'cc_columns_of_canonical', 'cc_index_columns']
 
 # %% ../nbs/15a_site_keys.ipynb 6
 SUFFIX_LIST_PACKAGE = 'publicsuffixlist'
@@ -132,14 +134,17 @@ def suffix_labels(host: str, rules: Rules) -> int:
 # %% ../nbs/15a_site_keys.ipynb 14
 # scheme `://`, user-info and `@` (a canonical user-info escapes `@`), then the host (an IPv6 literal
 # in brackets)
-_CANON_HOST = re.compile(r'[^:/?#]*://(?:[^/?#@]*@)?(\[[^\]/?#]*\]|[^:/?#]*)')
+_CANON_HOST = re.compile(r'([^:/?#]*)://(?:[^/?#@]*@)?(\[[^\]/?#]*\]|[^:/?#]*)')
 _IPV4 = re.compile(r'[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+')
+# The URL Standard's special schemes: their hosts are domains or addresses, other hosts are opaque
+DOMAIN_SCHEMES = frozenset({'ftp', 'file', 'http', 'https', 'ws', 'wss'})
+_IP = 'an IP address has no public suffix'
 
 
 def canonical_host(canon: str) -> str | None:
     "The host of the canonical URL `canon`, as `parse_url` gives it; `None` if it has none."
     m = _CANON_HOST.match(canon)
-    return m[1] if m is not None and m[1] else None
+    return m[2] if m is not None and m[2] else None
 
 
 class SiteParts(NamedTuple):
@@ -149,153 +154,211 @@ class SiteParts(NamedTuple):
     why: str | None              # why `domain` is `None`
 
 
-def find_site_parts(host: str, private: bool = False) -> SiteParts:
-    "The public suffix and registrable domain of a canonical `host` (steps 1-7)."
-    name = host[:-1] if host.endswith('.') else host
-    if host.startswith('[') or _IPV4.fullmatch(name):
-        return SiteParts(None, None, 'an IP address has no public suffix')
-    if name.startswith('.') or name.endswith('.') or '..' in name or not name:
-        return SiteParts(None, None, f'an empty label in {host!r}')
-    if (last := name.rpartition('.')[2]).isdigit() and last.isascii():
-        return SiteParts(None, None, 'the last label is a number: no top-level domain is')
+def _why_no_suffix(name: str, host: str) -> str | None:
+    "Why the canonical `host` (`name`: without its final dot) is not a domain name; `None` if it is."
+    if name.startswith('['):
+        return _IP
+    last = name[name.rfind('.') + 1:]
+    if last.isdigit() and last.isascii():
+        return _IP if _IPV4.fullmatch(name) else 'the last label is a number: no top-level domain is'
+    if not last or name.startswith('.') or '..' in name:
+        return f'an empty label in {host!r}'
+    return None
+
+# %% ../nbs/15a_site_keys.ipynb 15
+def find_site_parts(host: str, icann_only: bool = False) -> SiteParts:
+    "The public suffix and registrable domain of a canonical `host`, its final dot kept (steps 1-8)."
+    dot = '.' if host.endswith('.') else ''
+    name = host[:-1] if dot else host                  # step 8: the steps run without the dot
+    if (why := _why_no_suffix(name, host)) is not None:
+        return SiteParts(None, None, why)
     name = _ascii_name(name)
     psl = suffix_list()
-    rules = psl.both if private else psl.icann          # step 1
+    rules = psl.icann if icann_only else psl.both       # step 1
     count = max(suffix_labels(name, rules), 1)         # steps 2-6
-    if count > name.count('.'):
-        return SiteParts(name, None, f'{name!r} is a public suffix: no label before it')
     cut = len(name)
     for _ in range(count):                              # the suffix: after the count-th dot
         cut = name.rfind('.', 0, cut)
-    suffix, domain = name[cut + 1:], name[name.rfind('.', 0, cut) + 1:]   # step 7
-    return SiteParts(suffix, domain, None)
+    if cut < 0:
+        return SiteParts(name + dot, None, f'{name + dot!r} is a public suffix: no label before it')
+    return SiteParts(name[cut + 1:] + dot, name[name.rfind('.', 0, cut) + 1:] + dot, None)  # 7, 8
 
 
 # A crawl meets the same hosts again and again: one cache per section, keyed by the host alone
-_ICANN_PARTS = lru_cache(maxsize=1 << 16)(partial(find_site_parts, private=False))
-_BOTH_PARTS = lru_cache(maxsize=1 << 16)(partial(find_site_parts, private=True))
+_ALL_PARTS = lru_cache(maxsize=1 << 16)(partial(find_site_parts, icann_only=False))
+_ICANN_PARTS = lru_cache(maxsize=1 << 16)(partial(find_site_parts, icann_only=True))
 
 
-def site_parts(host: str, private: bool = False) -> SiteParts:
+def site_parts(host: str, icann_only: bool = False) -> SiteParts:
     "`find_site_parts`, its answers kept for the hosts seen last."
-    return (_BOTH_PARTS if private else _ICANN_PARTS)(host)
+    return (_ICANN_PARTS if icann_only else _ALL_PARTS)(host)
 
 
 def clear_site_caches() -> None:
     "Forget every cached answer (the list is read again on the next call)."
-    for cached in (suffix_list, _ICANN_PARTS, _BOTH_PARTS):
+    for cached in (suffix_list, _ICANN_PARTS, _ALL_PARTS):
         cached.cache_clear()
 
-# %% ../nbs/15a_site_keys.ipynb 16
-def _checked_private(func: str, private) -> None:
-    "`TypeError` unless `private` is `True` or `False`."
-    if private is not True and private is not False:
-        raise TypeError(f'{func}() option private must be True or False, '
-                        f'not {type(private).__name__}')
+# %% ../nbs/15a_site_keys.ipynb 17
+def _checked_flag(func: str, option: str, value) -> None:
+    "`TypeError` unless the option's `value` is `True` or `False`."
+    if value is not True and value is not False:
+        raise TypeError(f'{func}() option {option} must be True or False, '
+                        f'not {type(value).__name__}')
 
 
-def _site_parts(func: str, url, base, charset, browser: str, private) -> SiteParts | None:
-    "The `SiteParts` of `url`'s canonical host (`None` without one), checked for `func`."
-    if private is not True and private is not False:
-        _checked_private(func, private)
+def _site_parts(func: str, url, base, charset, browser: str, icann_only) -> SiteParts | None:
+    "The `SiteParts` of `url`'s canonical host if it is a domain or an address, checked for `func`."
+    if icann_only is not True and icann_only is not False:
+        _checked_flag(func, 'icann_only', icann_only)
     url, base, charset, _ = check_arguments(func, url, base, charset, browser)
     canon = url_to_canon_url(url, base, charset, browser)
-    m = None if canon is None else _CANON_HOST.match(canon)   # as `canonical_host`, inline
-    if m is None or not m[1]:
+    m = None if canon is None else _CANON_HOST.match(canon)    # as `canonical_host`, inline
+    if m is None or not m[2] or m[1] not in DOMAIN_SCHEMES:
         return None
-    return (_BOTH_PARTS if private else _ICANN_PARTS)(m[1])
+    return (_ICANN_PARTS if icann_only else _ALL_PARTS)(m[2])
 
 
 def public_suffix(url: str, base: str | None = None, charset: str | None = None, *,
-                  private: bool = False, browser: str = 'this') -> str | None:
-    "The public suffix of `url`'s canonical host (`co.uk`); `None` without a host or for an IP."
-    p = _site_parts('public_suffix', url, base, charset, browser, private)
+                  icann_only: bool = False, browser: str = 'this') -> str | None:
+    "The URL Standard's public suffix of `url`'s canonical host (`co.uk`), or `None`."
+    p = _site_parts('public_suffix', url, base, charset, browser, icann_only)
     return None if p is None else p.suffix
 
 
 def registrable_domain(url: str, base: str | None = None, charset: str | None = None, *,
-                       private: bool = False, browser: str = 'this') -> str | None:
-    "The registrable domain of `url`'s canonical host (`example.co.uk`), or `None`."
-    p = _site_parts('registrable_domain', url, base, charset, browser, private)
+                       icann_only: bool = False, browser: str = 'this') -> str | None:
+    "The URL Standard's registrable domain of `url`'s canonical host (`example.co.uk`), or `None`."
+    p = _site_parts('registrable_domain', url, base, charset, browser, icann_only)
     return None if p is None else p.domain
 
-# %% ../nbs/15a_site_keys.ipynb 19
+# %% ../nbs/15a_site_keys.ipynb 24
+# The schemes whose URLs have a tuple origin, and those of a `blob:` URL's inner URL that pass
+# theirs on (the URL Standard's "origin"; `file:` is an opaque origin)
+TUPLE_ORIGIN_SCHEMES = frozenset({'ftp', 'http', 'https', 'ws', 'wss'})
+BLOB_ORIGIN_SCHEMES = frozenset({'http', 'https'})
+
+
+def _scheme_host(canon: str, schemes: frozenset[str]) -> tuple[str, str] | None:
+    "The scheme and host of the canonical URL `canon` if its scheme is in `schemes`."
+    m = _CANON_HOST.match(canon)
+    return (m[1], m[2]) if m is not None and m[2] and m[1] in schemes else None
+
+
+def origin_host(canon: str, browser: str = 'this') -> tuple[str, str] | None:
+    "The scheme and host of the canonical URL `canon`'s tuple origin; `None` if it is opaque."
+    if canon.startswith('blob:'):                   # the origin of the URL in its path
+        path = canon[5:].partition('?')[0].partition('#')[0]
+        inner = url_to_canon_url(path, None, None, browser)
+        return None if inner is None else _scheme_host(inner, BLOB_ORIGIN_SCHEMES)
+    return _scheme_host(canon, TUPLE_ORIGIN_SCHEMES)
+
+
+class Site(NamedTuple):
+    "HTML's site of a tuple origin, as its parts: scheme, host, the host's registrable domain."
+    scheme: str
+    host: str
+    domain: str | None
+
+    def key(self, schemeful: bool = False) -> str:
+        "The site written out: the registrable domain, else the host; `schemeful`: `scheme://` first."
+        name = self.host if self.domain is None else self.domain
+        return f'{self.scheme}://{name}' if schemeful else name
+
+
+def origin_site(canon: str, icann_only: bool = False, browser: str = 'this') -> Site | None:
+    "The `Site` of the canonical URL `canon`'s origin; `None` if the origin is opaque."
+    sh = origin_host(canon, browser)
+    return None if sh is None else Site(sh[0], sh[1], site_parts(sh[1], icann_only).domain)
+
+
+def schemelessly_same_site(a: Site | None, b: Site | None) -> bool:
+    "HTML's schemelessly same site of two origins' sites (`None`: an opaque origin, a new one)."
+    if a is None or b is None:
+        return False                    # an opaque origin is only same site with itself
+    return (a.host == b.host and a.domain is None) or (a.domain is not None and a.domain == b.domain)
+
+# %% ../nbs/15a_site_keys.ipynb 26
+def _record_site(record: list[Step], canon: str, site: Site | None, key: str | None,
+                 why: str | None, fallback: bool) -> None:
+    "The step that gives a site key, for `explain`: why there is none, or no registrable domain."
+    if site is None:
+        record.append(Step('site', '7', 'the origin', canon, None, 'site-opaque-origin',
+                           'a URL whose origin is opaque has no site'))
+    elif why is None:
+        record.append(Step('site', '7', 'the site (beyond the spec)', site.host, key))
+    else:
+        record.append(Step('site', '7', 'the site (beyond the spec)', site.host, key, 'site-no-domain',
+                           f'no registrable domain: {why}'
+                           + ('; the host stands for the site' if fallback else '')))
+
+
 @dataclass(frozen=True)
 class SiteKey:
     "The site key of a URL: its registrable domain, else its host; calling it gives the key."
-    private: bool = False       # the list's private section too
-    host_fallback: bool = True  # `False`: the registrable domain alone (`None` without one)
+    icann_only: bool = False     # the list's ICANN section alone
+    host_fallback: bool = True   # `False`: the registrable domain alone (`None` without one)
+    schemeful: bool = False      # `scheme://` before the name, as HTML serializes a site
 
     def __post_init__(self) -> None:
-        _checked_private('SiteKey', self.private)
-        if self.host_fallback is not True and self.host_fallback is not False:
-            raise TypeError(f'SiteKey() option host_fallback must be True or False, '
-                            f'not {type(self.host_fallback).__name__}')
+        for option in ('icann_only', 'host_fallback', 'schemeful'):
+            _checked_flag('SiteKey', option, getattr(self, option))
 
-    def of_canonical(self, canon: str, record: list[Step] | None = None) -> str | None:
-        "The key of the canonical URL `canon`; why it has no domain goes to `record`."
-        host = canonical_host(canon)
-        if host is None:
-            if record is not None:
-                record.append(Step('site', '7', 'the host', canon, None, 'site-no-host',
-                                   'a URL without a host has no site'))
-            return None
-        parts = site_parts(host, self.private)
-        if parts.domain is not None:
-            if record is not None:
-                record.append(Step('site', '7', 'the registrable domain (beyond the spec)',
-                                   host, parts.domain))
-            return parts.domain
+    def of_canonical(self, canon: str, record: list[Step] | None = None,
+                     browser: str = 'this') -> str | None:
+        "The key of the canonical URL `canon`; why it has none or no domain goes to `record`."
+        site = origin_site(canon, self.icann_only, browser)
+        key = (None if site is None or (site.domain is None and not self.host_fallback)
+               else site.key(self.schemeful))
         if record is not None:
-            record.append(Step('site', '7', 'no registrable domain (beyond the spec)', host,
-                               host if self.host_fallback else None, 'site-no-domain',
-                               f'no registrable domain: {parts.why}'
-                               + ('; the host stands for the site' if self.host_fallback else '')))
-        return host if self.host_fallback else None
+            why = None if site is None or site.domain else site_parts(site.host, self.icann_only).why
+            _record_site(record, canon, site, key, why, self.host_fallback)
+        return key
 
     def __call__(self, url: str, base: str | None = None, charset: str | None = None,
                  browser: str = 'this') -> str | None:
-        "The key of `url`; `None` if it is invalid or has no host."
+        "The key of `url`; `None` if it is invalid or its origin is opaque."
         url, base, charset, _ = check_arguments('site_key', url, base, charset, browser)
         canon = url_to_canon_url(url, base, charset, browser)
-        return None if canon is None else self.of_canonical(canon)
+        return None if canon is None else self.of_canonical(canon, None, browser)
 
-
+# %% ../nbs/15a_site_keys.ipynb 27
 register('site', 'Sites (beyond the spec)', 'site_keys',
-         {'7': 'the registrable domain (beyond the spec)'},
-         {'site-no-host': ('7', 'the URL has no host',
-                           'a URL without a host has no site (Sites step 7)',
-                           'mailto:a@example.com'),
+         {'7': 'the site (beyond the spec)'},
+         {'site-opaque-origin': ('7', "the URL's origin is opaque",
+                                 'a URL whose origin is opaque has no site (Sites step 7)',
+                                 'mailto:a@example.com'),
           'site-no-domain': ('7', 'the host has no registrable domain',
                              'no registrable domain (Sites step 7)', 'http://127.0.0.1/')})
 
 
 def site_key(url: str, base: str | None = None, charset: str | None = None, *,
-             private: bool = False, browser: str = 'this') -> str | None:
-    "`url`'s registrable domain, else its canonical host; `None` if invalid or without a host."
-    return SiteKey(private)(url, base, charset, browser)
+             icann_only: bool = False, schemeful: bool = False, browser: str = 'this') -> str | None:
+    "HTML's site of `url`'s origin: registrable domain, else host; `None` for an opaque origin."
+    return SiteKey(icann_only, True, schemeful)(url, base, charset, browser)
+
+
+def _site_of(url, base, charset, browser: str, icann_only: bool) -> Site | None:
+    "The `Site` of `url`'s origin, its arguments checked for `same_site`; `None` if opaque."
+    url, base, charset, _ = check_arguments('same_site', url, base, charset, browser)
+    canon = url_to_canon_url(url, base, charset, browser)
+    return None if canon is None else origin_site(canon, icann_only, browser)
 
 
 def same_site(a: str, b: str, base: str | None = None, charset: str | None = None, *,
-              private: bool = False, schemeful: bool = False, browser: str = 'this') -> bool:
-    "Whether `a` and `b` have one site key (and, `schemeful`, one scheme); never for no host."
-    if schemeful is not True and schemeful is not False:
-        raise TypeError(f'same_site() option schemeful must be True or False, '
-                        f'not {type(schemeful).__name__}')
-    key = SiteKey(private)
-    sites = []
-    for url in (a, b):
-        url, base_, charset_, _ = check_arguments('same_site', url, base, charset, browser)
-        canon = url_to_canon_url(url, base_, charset_, browser)
-        if canon is None or (site := key.of_canonical(canon)) is None:
-            return False
-        sites.append((canon.partition(':')[0] if schemeful else '', site))   # canon: a str
-    return sites[0] == sites[1]
+              icann_only: bool = False, schemeful: bool = True, browser: str = 'this') -> bool:
+    "HTML's same site of `a`'s and `b`'s origins; `schemeful=False`: schemelessly same site."
+    _checked_flag('same_site', 'schemeful', schemeful)
+    _checked_flag('same_site', 'icann_only', icann_only)
+    sa, sb = _site_of(a, base, charset, browser, icann_only), _site_of(b, base, charset, browser, icann_only)
+    return (schemelessly_same_site(sa, sb) and sa is not None and sb is not None
+            and (not schemeful or sa.scheme == sb.scheme))
 
-# %% ../nbs/15a_site_keys.ipynb 27
+# %% ../nbs/15a_site_keys.ipynb 37
 class CCIndexColumns(NamedTuple):
     "The URL columns of Common Crawl's columnar index, under their names (`._asdict()`: a `dict`)."
     url_surtkey: str
+    url: str
     url_host_name: str | None
     url_host_tld: str | None
     url_host_2nd_last_part: str | None
@@ -315,23 +378,94 @@ class CCIndexColumns(NamedTuple):
 
 CC_INDEX_COLUMNS = CCIndexColumns._fields
 
-# a canonical URL: scheme `:`, `//` user-info `@` host `:` port, path, `?` query, `#` fragment
-_CANON_PARTS = re.compile(r'([^:/?#]*):(?://(?:[^/?#@]*@)?(\[[^\]/?#]*\]|[^:/?#]*)(?::([0-9]*))?)?'
-                          r'([^?#]*)(?:\?([^#]*))?')
+
+@cache
+def cc_rules() -> dict[str, tuple[str, bool]]:
+    "The list as crawler-commons holds it: each rule's name, its kind (`''`, `'*'`, `'!'`), private."
+    psl, rules = suffix_list(), dict[str, tuple[str, bool]]()
+    for kind, both, icann in (('', psl.both.plain, psl.icann.plain),
+                              ('*', psl.both.wildcard, psl.icann.wildcard),
+                              ('!', psl.both.exception, psl.icann.exception)):
+        rules.update((name, (kind, name not in icann)) for name in both)
+    return rules
+
+# %% ../nbs/15a_site_keys.ipynb 38
+def cc_effective_tld(host: str, exclude_private: bool = False) -> tuple[str, int, str] | None:
+    "crawler-commons' effective TLD of a lower-case ASCII `host`: name, where it starts, kind."
+    rules, stems = cc_rules(), suffix_list().both.stems
+    best, dot = None, len(host)
+    while True:                                     # every name after a dot, shortest first
+        dot = host.rfind('.', 0, dot)
+        name = host[dot + 1:]
+        if (rule := rules.get(name)) is not None and not (exclude_private and rule[1]):
+            best = (dot + 1, rule[0])               # the longest rule that counts wins
+        if dot < 0 or name not in stems:
+            break
+    if best is None:
+        return None                                 # no rule `*`
+    start, kind = best
+    if start == 0 or kind != '*':
+        return host[start:], start, kind
+    start = host.rfind('.', 0, start - 1) + 1       # a wildcard: one label more
+    return host[start:], start, ''
+
+
+def cc_assigned_domain(host: str, exclude_private: bool = False) -> str | None:
+    "crawler-commons' `getAssignedDomain(host, strict=true, excludePrivate)`."
+    found = cc_effective_tld(host, exclude_private)
+    if found is None or found[2] == '!':
+        return None if found is None else found[0]      # an exception rule: its own name
+    stop = found[1] - 1                                  # the dot before the suffix
+    if stop < 0:
+        return None                                      # the host is a suffix
+    start = 0
+    while (dot := host.find('.', start)) != -1 and dot < stop:
+        if dot == start:
+            return None                                  # an empty label
+        start = dot + 1
+    return None if stop - start > 63 or stop == start else host[start:]
+
+# %% ../nbs/15a_site_keys.ipynb 39
+# `HostName`'s address forms: four decimal numbers of 0-255, an IPv6 literal in brackets
+_CC_IPV4 = re.compile(r'(?:(?:25[0-5]|(?:2[0-4]|1?[0-9])?[0-9])\.){3}(?:25[0-5]|(?:2[0-4]|1?[0-9])?[0-9])')
+_CC_IPV6 = re.compile(r'\[[0-9a-fA-F:]+\]')
+
+
+def cc_suffix_columns(name: str) -> tuple:
+    "The four suffix columns of a host `name` as `HostName` computes them."
+    found = cc_effective_tld(name)
+    if found is None:
+        return (None, None, None, None)
+    private_suffix, private_domain = found[0], cc_assigned_domain(name)
+    if '.' not in private_suffix:
+        return (private_suffix, private_domain, private_suffix, private_domain)
+    public = cc_effective_tld(name, True)
+    if public is None:
+        return (None, None, private_suffix, private_domain)
+    domain = private_domain if public[0] == private_suffix else cc_assigned_domain(name, True)
+    return (public[0], domain, private_suffix, private_domain)
 
 
 @lru_cache(maxsize=1 << 16)
 def _host_columns(host: str) -> tuple:
-    "The columns of a canonical `host`: itself, five labels, four PSL columns, reversed; SURT host."
-    icann, both = site_parts(host), site_parts(host, True)
-    names: list[str] = []
-    if not (host.startswith('[') or _IPV4.fullmatch(host)):
-        names = (host[:-1] if host.endswith('.') else host).split('.')[::-1]
-    labels = [*names, None, None, None, None, None][:5]
-    return (host, *labels, icann.suffix, icann.domain, both.suffix, both.domain,
-            '.'.join(names) or None, surt_host(host))
+    "The columns of a canonical `host`: its name, five labels, four suffix columns, reversed; SURT."
+    if _CC_IPV4.fullmatch(host) or _CC_IPV6.fullmatch(host):
+        return (host, *(None,) * 10, surt_host(host))
+    name = _ascii_name(host)
+    name = name[:-1] if name.endswith('.') else name
+    labels = name.split('.')
+    while len(labels) > 1 and labels[-1] == '':     # as Java's split: no empty labels at the end
+        labels.pop()
+    if labels == ['', '']:
+        labels = []
+    rev = labels[::-1]
+    parts = [*rev, None, None, None, None, None][:5]
+    return (name, *parts, *cc_suffix_columns(name), '.'.join(rev), surt_host(host))
 
-
+# %% ../nbs/15a_site_keys.ipynb 40
+# a canonical URL: scheme `:`, `//` user-info `@` host `:` port, path, `?` query, `#` fragment
+_CANON_PARTS = re.compile(r'([^:/?#]*):(?://(?:[^/?#@]*@)?(\[[^\]/?#]*\]|[^:/?#]*)(?::([0-9]*))?)?'
+                          r'([^?#]*)(?:\?([^#]*))?')
 _NO_HOST: tuple = (None,) * 11
 
 
@@ -348,8 +482,8 @@ def cc_columns_of_canonical(canon: str, surt_style: str = 'ia') -> CCIndexColumn
                f'{columns[-1]}{":" + port if port else ""}){path}'
                + ('' if query is None else '?' + query))
         columns = columns[:-1]
-    return CCIndexColumns._make((key or '', *columns, scheme, int(port) if port else None,
-                                 path, query))
+    return CCIndexColumns._make((key or '', canon[:m.end()], *columns, scheme,
+                                 int(port) if port else None, path, query))
 
 
 def cc_index_columns(url: str, base: str | None = None, charset: str | None = None, *,
