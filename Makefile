@@ -16,7 +16,7 @@ export WEBURL_TESTDATA := $(TESTDATA)
 BENCHDATA ?= $(or $(WEBURL_BENCHDATA),../shared/bench)
 FUZZ_SECONDS ?= 600
 
-.PHONY: compiled test-compiled planted-fault bench-builds help install dev lab run proofs fuzz fuzz-smoke export outputs readme test pytest nbtest check-sync lint conformance test-matrix test-wheel site site-test serve bench bench-record bench-scale bench-scale-record
+.PHONY: compiled test-compiled planted-fault bench-builds help install dev lab run proofs fuzz fuzz-smoke export outputs outputs-check readme test pytest nbtest check-sync lint conformance test-matrix test-wheel site site-test serve bench bench-record bench-scale bench-scale-record
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -62,6 +62,14 @@ outputs:  ## re-run the notebooks in place (NB=14_trace: one) so their stored ou
 	$(PY) tools/outputs.py $(NB)
 	$(call tool,nbdev_clean)
 
+# CI's check that the stored outputs are what the code prints: from a clean checkout, `make outputs`
+# must leave it clean (`git status --porcelain` empty); what it changed is shown.
+outputs-check:  ## `make outputs` on a clean checkout leaves it clean: the stored outputs are reproducible (CI)
+	@if [ -n "$$(git status --porcelain)" ]; then echo "outputs-check: commit or stash these first:"; git status --porcelain; exit 1; fi
+	$(MAKE) --no-print-directory outputs
+	@if [ -n "$$(git status --porcelain)" ]; then echo "outputs-check: make outputs changed these:"; \
+	    git status --porcelain; git --no-pager diff --stat; git --no-pager diff | head -200; exit 1; fi
+
 readme:  ## regenerate README.md from nbs/index.ipynb
 	$(PY) tools/readme.py
 
@@ -97,8 +105,10 @@ nbtest:  ## one notebook's examples (NB=06_canonicalization), else every noteboo
 conformance:  ## agreement with the data per mode (THIS, chrome, gecko, ie) and data file: the quoted figures
 	$(PY) tests/conformance.py --all
 
-test-spark:  ## the Spark recipes and tests on local[*] (pip install -e '.[spark]'; Java: apt-get install default-jre-headless)
-	WEBURL_TEST_SPARK=1 $(PY) -m pytest -q -rs tests/test_spark.py
+# Spark starts its Python workers with $$PYSPARK_PYTHON, else `python3` from PATH: here the targets' own.
+test-spark:  ## the Spark tests (local[2]) and 12a_frames' Spark cells; a missing Java or PySpark fails (pip install -e '.[spark]'; Java: apt-get install default-jre-headless)
+	export PYSPARK_PYTHON="$$($(PY) -c 'import sys; print(sys.executable)')" && \
+	WEBURL_TEST_SPARK=1 $(PY) -m pytest -q -rs tests/test_spark.py && \
 	$(call tool,nbdev_test) --path nbs/12a_frames.ipynb --flags spark
 
 test-matrix:  ## the pytest suite under every CPython >= min_python found here (one venv each, in .matrix/), and the conformance cases under Pyodide in node; a table of the results

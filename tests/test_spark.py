@@ -1,10 +1,12 @@
-"""weburl_nb.frames on Spark (`make test-spark`): a pandas_udf and mapInPandas on local[*].
+"""weburl_nb.frames on Spark (`make test-spark`, which CI runs): a pandas_udf and mapInPandas on local[2].
 
-Needs the `spark` extra and Java (Debian: `apt-get install default-jre-headless`). Skipped, with the
-reason shown by `pytest -rs`, where either is missing or outside `make test-spark`.
+Needs the `spark` extra and Java (Debian: `apt-get install default-jre-headless`). Outside
+`make test-spark` (`WEBURL_TEST_SPARK` unset) the module is skipped; inside it, a missing Java or
+PySpark is an error, so that a run that was asked for cannot pass by skipping.
 """
 import os
 import shutil
+import sys
 
 import pytest
 
@@ -14,10 +16,14 @@ from weburl_nb.frames import canonical_url, canonicalize_series
 if not os.environ.get("WEBURL_TEST_SPARK"):
     pytest.skip("Spark tests run with `make test-spark`", allow_module_level=True)
 if shutil.which("java") is None:
-    pytest.skip("no Java: install it (Debian: apt-get install default-jre-headless) for the Spark tests",
-                allow_module_level=True)
-pyspark = pytest.importorskip("pyspark", reason="the spark extra is not installed: pip install -e '.[spark]'")
-pd = pytest.importorskip("pandas")
+    raise RuntimeError("make test-spark: no Java (Debian: apt-get install default-jre-headless)")
+try:
+    import pandas as pd
+    import pyspark  # noqa: F401
+except ImportError as e:
+    raise RuntimeError(f"make test-spark: {e.name} is missing: pip install -e '.[spark]'") from e
+# Spark starts its Python workers with $PYSPARK_PYTHON, else `python3` from PATH: this interpreter.
+os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
 
 PAIRS = [(f"http://s{i % 5}.test/d/p.html", link) for i, link in
          enumerate(["../a", "#f", "HTTP://X/./y", "http://[::1/", "?q=ü", "mailto:a@b", None] * 300)]
