@@ -40,7 +40,10 @@ The parts, all written to `bench-results/latest.json` and printed as tables:
 9. the two builds (issue 33, `bench/builds.py`): the pure and the mypyc-compiled wheel, each built or reused
    by `tools/compiled.py` outside the checkout, timed in alternating child processes on the warm and cold
    corpora beside ada-url's two bindings, `ada_url` (CFFI) and `can_ada` (pybind11); start-up of each.
-10. the targets of issues 5, 12, 18, 26, 33 and 34, checked against the figures (reported, never asserted); start-up
+10. request fingerprint (issue 41, `bench/scrapy_fingerprint.py`, with the `scrapy` extra): the first
+   `fingerprint(request)` of `weburl_nb.scrapy.RequestFingerprinter` against Scrapy's own, on `absolute.txt` and
+   a messy corpus.
+11. the targets of issues 5, 12, 18, 26, 33, 34 and 41, checked against the figures (reported, never asserted); start-up
    and memory also against the run recorded in `bench/recorded.json` ("as now").
 
 The machine's load average is recorded at the start and before each part: on a shared machine
@@ -914,6 +917,19 @@ def run_site(data: Path, rounds: int) -> dict:
     return r
 
 
+def run_scrapy(data: Path, rounds: int) -> dict:
+    "`bench/scrapy_fingerprint.py`: the request fingerprint against Scrapy's own (issue 41)."
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import scrapy_fingerprint
+    try:
+        r = scrapy_fingerprint.run(data, rounds)
+    except ImportError as e:                    # the `scrapy` extra is missing
+        print(f'\nrequest fingerprint: not measured ({e})')
+        return {'skipped': str(e), 'targets': {}}
+    print('\n' + scrapy_fingerprint.report(r))
+    return r
+
+
 def print_messy(seed, r: dict):
     s = r['summary']
     print(f'\nmessy URLs, seed {seed} ({s["total"]["count"]:,} URLs, canonical form differs from the input '
@@ -1045,6 +1061,8 @@ def targets(result: dict) -> dict:
         t.update(builds_targets(result['builds']))
     if 'site' in result:
         t.update(result['site']['targets'])             # issue 34, as bench/site_keys.py judged them
+    if 'scrapy' in result:
+        t.update(result['scrapy']['targets'])           # issue 41, as bench/scrapy_fingerprint.py judged them
     if 'scaling' in result:
         t['long URLs: every slope <= 1.05 (10 KB - 1 MB)'] = all(
             not r['over_budget'] and not r.get('errors') and r['slope'] is not None and r['slope'] <= 1.05
@@ -1077,7 +1095,8 @@ def main(argv=None) -> int:
     p.add_argument('--jobs-runs', type=int, default=5,
                    help='rounds of -j 1, -j 2 and two -j 1 at once (default 5)')
     p.add_argument('--skip', action='append', default=[],
-                   choices=['corpora', 'scaling', 'memory', 'jobs', 'startup', 'messy', 'cold', 'site', 'builds'])
+                   choices=['corpora', 'scaling', 'memory', 'jobs', 'startup', 'messy', 'cold', 'site', 'builds',
+                            'scrapy'])
     p.add_argument('--messy-seeds', type=int, nargs='+', default=list(MESSY_SEEDS),
                    help=f'seeds of the messy corpora (default {" ".join(map(str, MESSY_SEEDS))})')
     p.add_argument('--messy-count', type=int, default=16_000, help='URLs per messy corpus (default 16,000)')
@@ -1127,6 +1146,9 @@ def main(argv=None) -> int:
     if 'site' not in args.skip:
         result['machine']['load_before_site'] = os.getloadavg()[0]
         result['site'] = run_site(data, args.rounds)
+    if 'scrapy' not in args.skip:
+        result['machine']['load_before_scrapy'] = os.getloadavg()[0]
+        result['scrapy'] = run_scrapy(data, args.rounds)
     if 'scaling' not in args.skip:
         result['scaling'] = bench_scaling_isolated()
         print_scaling(result['scaling'])
