@@ -32,7 +32,7 @@ __all__ = ['THIS', 'CHROME', 'GECKO', 'IE', 'PROFILES', 'HostProfile', 'Profile'
            'gecko_idn_lists', 'gecko_idn_enabled', 'punycode_label', 'label_to_ascii', 'to_ascii', 'ie_round_trip',
            'convert_labels', 'labels_to_ascii', 'percent_decode_latin1', 'is_bracketed', 'bracketed_ipv6',
            'forbidden_char', 'ipv4_overflows', 'has_bad_percent', 'percent_encode_host', 'steps_profile',
-           'canonicalize_host_steps', 'host_label_steps', 'host_result_steps']
+           'canonicalize_host_steps', 'host_nameprep_steps', 'host_label_steps', 'host_result_steps']
 
 # %% ../nbs/05_host.ipynb 5
 class HostProfile(NamedTuple):
@@ -89,6 +89,8 @@ _THIS_HOST = HostProfile(
     encode=_C0 + ' !"#$%&\'()*,/;<=>?\\^`{|}\x7f', encode_unless_file='@',
     hex_lowercase=False,
 )
+
+# %% ../nbs/05_host.ipynb 9
 _CHROME_ENCODE = ' !"#$&\'()*,<=>@^`{|}'
 _CHROME_HOST = HostProfile(
     fallback_lowercase=False, reject_encoded_bracket=False,
@@ -105,6 +107,8 @@ _CHROME_HOST = HostProfile(
     encode=_CHROME_ENCODE, encode_unless_file='',
     hex_lowercase=False,
 )
+
+# %% ../nbs/05_host.ipynb 11
 _GECKO_HOST = HostProfile(
     fallback_lowercase=True, reject_encoded_bracket=False,
     decode_utf8=False, decode_ascii='', root_dot_first=False,
@@ -119,6 +123,8 @@ _GECKO_HOST = HostProfile(
     encode='', encode_unless_file='',
     hex_lowercase=False,
 )
+
+# %% ../nbs/05_host.ipynb 13
 _IE_DECODE = ''.join(map(chr, [*range(0x21), 0x22, 0x2D, 0x2E, 0x2F, *range(0x30, 0x3A),
                                0x3C, 0x3E, 0x3F, *range(0x41, 0x5B), 0x5C,
                                *range(0x5E, 0x80)]))
@@ -137,12 +143,14 @@ _IE_HOST = HostProfile(
     encode=_C0 + ' "<>\\^`{|}\x7f', encode_unless_file='',
     hex_lowercase=True,
 )
+
+# %% ../nbs/05_host.ipynb 15
 THIS = Profile('THIS', PARSE_THIS, NAMEPREP_THIS, _THIS_HOST)
 CHROME = Profile('CHROME', PARSE_CHROME, NAMEPREP_CHROME, _CHROME_HOST)
 GECKO = Profile('GECKO', PARSE_GECKO, NAMEPREP_GECKO, _GECKO_HOST)
 IE = Profile('IE', PARSE_IE, NAMEPREP_IE, _IE_HOST)
 
-# %% ../nbs/05_host.ipynb 9
+# %% ../nbs/05_host.ipynb 17
 PROFILES = {'this': THIS, 'chrome': CHROME, 'gecko': GECKO, 'ie': IE}
 
 def profile_for(browser: str) -> Profile:
@@ -157,19 +165,19 @@ def profile_for(browser: str) -> Profile:
         raise ValueError(f'unknown browser {browser!r}: choose one of {choices}')
     return profile
 
-# %% ../nbs/05_host.ipynb 14
+# %% ../nbs/05_host.ipynb 22
 _ASCII_LOWER = str.maketrans('ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')
 
 def ascii_lowercase(s: str) -> str:
     "Steps 4 and 24: `s` with the ASCII letters `A`-`Z` lowercased, and only those."
     return s.lower() if s.isascii() else s.translate(_ASCII_LOWER)
 
-# %% ../nbs/05_host.ipynb 17
+# %% ../nbs/05_host.ipynb 25
 def starts_with_encoded_bracket(s: str) -> bool:
     "Step 5: whether `s` begins with `%5B` (in either case)."
     return s[:3] in ('%5B', '%5b')
 
-# %% ../nbs/05_host.ipynb 20
+# %% ../nbs/05_host.ipynb 28
 _TRIPLET = LazyRegex('%([0-9A-Fa-f]{2})')
 
 def percent_decode_utf8(s: str) -> str:
@@ -185,7 +193,7 @@ def percent_decode_utf8(s: str) -> str:
     pieces += run.decode('utf-8', 'replace'), s[end:]
     return ''.join(pieces)
 
-# %% ../nbs/05_host.ipynb 25
+# %% ../nbs/05_host.ipynb 33
 def percent_decode_ascii(s: str, chars: str) -> str:
     "Step 7 (IE): decode the escapes of the ASCII characters `chars`; others stay."
     if '%' not in s:
@@ -195,19 +203,19 @@ def percent_decode_ascii(s: str, chars: str) -> str:
         return c if c in chars else m.group()
     return _TRIPLET.sub(decode, s)
 
-# %% ../nbs/05_host.ipynb 28
+# %% ../nbs/05_host.ipynb 36
 _SEPARATORS = '.\u3002\uff0e\uff61'                  # RFC 3490's label separators
 
 def split_root_separator(s: str) -> tuple[str, bool]:
     "Step 10 (CHROME, IE): `s` without a final label separator, and whether it had one."
     return (s[:-1], True) if s and s[-1] in _SEPARATORS else (s, False)
 
-# %% ../nbs/05_host.ipynb 31
+# %% ../nbs/05_host.ipynb 39
 def has_null_or_space(s: str | None) -> bool:
     "Step 13 (GECKO): whether `s` holds a NUL or a space."
     return s is not None and ('\x00' in s or ' ' in s)
 
-# %% ../nbs/05_host.ipynb 34
+# %% ../nbs/05_host.ipynb 42
 def percent_encode_chars(s: str, chars: str, lowercase: bool = False) -> str:
     "Steps 14 and 30: the ASCII characters `chars` of `s` percent-encoded."
     escape = '%{:02x}' if lowercase else '%{:02X}'
@@ -218,24 +226,24 @@ def percent_encode_chars(s: str, chars: str, lowercase: bool = False) -> str:
             s = s.replace(c, escape.format(ord(c)))
     return s
 
-# %% ../nbs/05_host.ipynb 37
+# %% ../nbs/05_host.ipynb 45
 _LABEL_SEPARATORS = str.maketrans('\u3002\uff0e\uff61', '...')
 
 def replace_label_separators(s: str) -> str:
     "Step 15: every RFC 3490 label separator of `s` becomes `.`."
     return s.translate(_LABEL_SEPARATORS)
 
-# %% ../nbs/05_host.ipynb 40
+# %% ../nbs/05_host.ipynb 48
 def split_root_dot(s: str) -> tuple[str, bool]:
     "Step 16 (THIS): `s` without one final `.`, and whether there was one."
     return (s[:-1], True) if s.endswith('.') else (s, False)
 
-# %% ../nbs/05_host.ipynb 43
+# %% ../nbs/05_host.ipynb 51
 def has_xn_label(labels: list[str]) -> bool:
     "Step 18 (IE): whether one of `labels` starts with `xn--`."
     return any(label.startswith('xn--') for label in labels)
 
-# %% ../nbs/05_host.ipynb 46
+# %% ../nbs/05_host.ipynb 54
 @lru_cache(maxsize=None)
 def gecko_idn_lists() -> tuple[frozenset, frozenset]:
     "Step 20.1 (GECKO): the IDN whitelist of TLDs and blacklist of characters."
@@ -256,7 +264,7 @@ def gecko_idn_enabled(labels: list[str], s: str) -> bool:
     # Step 20.1.3-4.
     return tld in whitelist and not any(c in blacklist for c in s)
 
-# %% ../nbs/05_host.ipynb 48
+# %% ../nbs/05_host.ipynb 56
 def punycode_label(label: str) -> str | None:
     "Steps 20.2.1.2.1.2-4: `xn--` and the Punycode of `label`; `None` on failure."
     if len(label) > 59:
@@ -295,7 +303,7 @@ def label_to_ascii(label: str, profile: Profile = THIS,
         return None
     return label if len(label) <= 63 else None
 
-# %% ../nbs/05_host.ipynb 54
+# %% ../nbs/05_host.ipynb 62
 # Not letter, digit, `-`; `-` at an end.
 _STD3_BAD = LazyRegex('[\\x00-\\x2c./:-@\\[-`{-\\x7f]|^-|-$')
 
@@ -335,7 +343,7 @@ def ie_round_trip(label: str, profile: NameprepProfile = NAMEPREP_IE) -> str | N
         return None
     return None if '\u3002' in label else label                # step 20.2.2.6
 
-# %% ../nbs/05_host.ipynb 57
+# %% ../nbs/05_host.ipynb 65
 def convert_labels(labels: list[str], profile: Profile = THIS,
                    idn_enabled: bool = False) -> list[str | None]:
     "Step 20.2: each label through step 20.2.1 or (IE) 20.2.2; `None` where it fails."
@@ -350,12 +358,12 @@ def labels_to_ascii(labels: list[str], profile: Profile = THIS,
     out = [label for label in convert_labels(labels, profile, idn_enabled) if label is not None]
     return out if len(out) == len(labels) else None
 
-# %% ../nbs/05_host.ipynb 60
+# %% ../nbs/05_host.ipynb 68
 def percent_decode_latin1(s: str) -> str:
     "Step 23 (CHROME): each `%XX` of `s` becomes the character U+00XX."
     return _TRIPLET.sub(lambda m: chr(int(m.group(1), 16)), s) if '%' in s else s
 
-# %% ../nbs/05_host.ipynb 63
+# %% ../nbs/05_host.ipynb 71
 def is_bracketed(s: str) -> bool:
     "Whether `s` starts with `[` and ends with `]` (the condition of step 25)."
     return len(s) >= 2 and s[0] == '[' and s[-1] == ']'
@@ -366,7 +374,7 @@ def bracketed_ipv6(s: str) -> str | None:
     addr = canonicalize_ipv6(s[1:-1])
     return None if addr is None else f'[{addr}]'
 
-# %% ../nbs/05_host.ipynb 66
+# %% ../nbs/05_host.ipynb 74
 def forbidden_char(s: str, profile: Profile = THIS) -> str | None:
     "Step 28: the first of the profile's forbidden characters in `s`, or `None`."
     forbidden = profile.host.forbidden
@@ -405,7 +413,7 @@ def has_bad_percent(s: str) -> bool:
     "Step 29 (IE): whether `s` has `%00`, or a `%` not followed by two hex digits."
     return _BAD_PERCENT.search(s) is not None
 
-# %% ../nbs/05_host.ipynb 69
+# %% ../nbs/05_host.ipynb 77
 def percent_encode_host(s: str, scheme: str | None = None,
                         profile: Profile = THIS) -> str:
     "Step 30: `s` with the profile's characters percent-encoded (`scheme` matters)."
@@ -415,7 +423,7 @@ def percent_encode_host(s: str, scheme: str | None = None,
         chars += host.encode_unless_file
     return percent_encode_chars(s, chars, host.hex_lowercase)
 
-# %% ../nbs/05_host.ipynb 72
+# %% ../nbs/05_host.ipynb 80
 def steps_profile(s: str, scheme: str | None, profile: Profile) -> Profile:
     "The profile whose steps canonicalize `s`: THIS for bracketed and `file:` hosts."
     bracketed = s[:1] == '[' or s[:3] in ('%5B', '%5b')
@@ -423,7 +431,7 @@ def steps_profile(s: str, scheme: str | None, profile: Profile) -> Profile:
         return THIS
     return profile
 
-# %% ../nbs/05_host.ipynb 75
+# %% ../nbs/05_host.ipynb 83
 def canonicalize_host_steps(s: str, scheme: str | None = None,
                             profile: Profile = THIS) -> str | None:
     "CanonicalizeHost, step by step, with `profile`'s choices; `None` for *fail*."
@@ -451,6 +459,15 @@ def canonicalize_host_steps(s: str, scheme: str | None = None,
     if host.root_dot_first:
         rest, has_root_dot = split_root_separator(s)
         s = trace.step('10', s, rest)
+    # Steps 11-31.
+    return host_nameprep_steps(s, scheme, profile, fallback, has_root_dot, need_punycode)
+
+# %% ../nbs/05_host.ipynb 84
+def host_nameprep_steps(s: str, scheme: str | None, profile: Profile, fallback: str | None,
+                        has_root_dot: bool, need_punycode: bool) -> str | None:
+    "Steps 11-13 of CanonicalizeHost: Nameprep and the checks after it; then steps 14-31."
+    trace = trace_for('host')
+    host = profile.host
     written = s                 # the host before Nameprep, for step 27 (GECKO, IE)
     # Step 11 (THIS, GECKO, IE): Nameprep without bidi.
     if host.nameprep_whole_host:
@@ -471,7 +488,7 @@ def canonicalize_host_steps(s: str, scheme: str | None = None,
     return host_label_steps(s, scheme, profile, fallback, has_root_dot, need_punycode,
                             written)
 
-# %% ../nbs/05_host.ipynb 76
+# %% ../nbs/05_host.ipynb 85
 def host_label_steps(s: str, scheme: str | None, profile: Profile,
                      fallback: str | None, has_root_dot: bool, need_punycode: bool,
                      written: str) -> str | None:
@@ -508,7 +525,7 @@ def host_label_steps(s: str, scheme: str | None, profile: Profile,
     # Steps 23-31.
     return host_result_steps(s, scheme, profile, fallback, written)
 
-# %% ../nbs/05_host.ipynb 77
+# %% ../nbs/05_host.ipynb 86
 def host_result_steps(s: str, scheme: str | None, profile: Profile,
                       fallback: str | None, written: str) -> str | None:
     "Steps 23-31 of CanonicalizeHost: addresses, checks, and the encoded result."
@@ -546,7 +563,7 @@ def host_result_steps(s: str, scheme: str | None, profile: Profile,
     # Steps 30-31: percent-encode, and the result.
     return trace.step('30', s, percent_encode_host(s, scheme, profile))
 
-# %% ../nbs/05_host.ipynb 79
+# %% ../nbs/05_host.ipynb 88
 register('host', 'Host canonicalization', 'host', {
     '2': 'tabs and newlines removed',
     '6': 'percent-decoded, the bytes read as UTF-8',
@@ -561,7 +578,10 @@ register('host', 'Host canonicalization', 'host', {
     '24': 'CHROME: ASCII letters lowercased',
     '25': 'an IPv6 literal, written in canonical form',
     '27': 'an IPv4 address, written in dotted decimal',
-    '30': 'characters URLs do not allow in a host percent-encoded'}, {
+    '30': 'characters URLs do not allow in a host percent-encoded'})
+
+# %% ../nbs/05_host.ipynb 90
+register('host', 'Host canonicalization', 'host', {}, {
     'host-encoded-bracket': (
         '5',
         'the host starts with `%5B`, an encoded `[`',
@@ -589,7 +609,10 @@ register('host', 'Host canonicalization', 'host', {
         'a label of the host cannot be written in ASCII',
         'host: the label {label!r} cannot be written in ASCII (CanonicalizeHost step '
         '20)',
-        'http://xn--ü.test/'),
+        'http://xn--ü.test/')})
+
+# %% ../nbs/05_host.ipynb 92
+register('host', 'Host canonicalization', 'host', {}, {
     'host-ipv4-overflow': (
         '27',
         'CHROME: a number of an IPv4 address over 32 bits',
