@@ -48,6 +48,62 @@ def test_canonicalize_path(path, hierarchical, scheme):
         steps.canonicalize_path(path, hierarchical, scheme)
 
 
+def _literal_answer(path, hierarchical):
+    "C8's literal answer for `path` (rooted if hierarchical): where `encode_path` asks the note."
+    rooted = steps.root_path(path, hierarchical)
+    return steps.percent_encode(steps.decode_unreserved(rooted, literal=True), None, steps.PATH_OCTETS)
+
+
+# the note's question in every kind of scheme: `file:` (rounds), hierarchical, `mailto:` (not)
+NOTE_CASES = [(True, 'file'), (True, 'http'), (False, 'mailto'), (True, None)]
+# answers that need each fact of the Claim: dot-segments, `file:` slashes, escapes held back in
+# rounds (`%44` after `%2`), escapes nested two deep, the issue's long shapes
+SETTLED_PATHS = ['/%2%45/' + 'é' * 3000, '/%2%45', '/%2%45x', '/%2%45%2%45/a', '/a/%2%45', '/%%32%46',
+                 '/%2%4%34', '/%%%32%4%35', '/%%%34%4%32/..', '/é%2%4%35', '/%2%5%43', '/%%%33%32%45',
+                 '/%2%46%2%46', '/x/%2%45%2%45/', '/%%34%31', '/%%%%34%31%4%35']
+
+
+@given(paths, st.sampled_from(NOTE_CASES))
+def test_path_is_settled_by_escapes(path, case):
+    hierarchical, scheme = case
+    literal = _literal_answer(path, hierarchical)
+    assert engine.path_is_settled_by_escapes(literal, hierarchical, scheme) == \
+        steps.path_is_settled(literal, hierarchical, scheme)
+
+
+@pytest.mark.parametrize('case', NOTE_CASES)
+def test_path_is_settled_by_escapes_on_each_fact(case):
+    hierarchical, scheme = case
+    for path in SETTLED_PATHS:
+        literal = _literal_answer(path, hierarchical)
+        assert engine.path_is_settled_by_escapes(literal, hierarchical, scheme) == \
+            steps.path_is_settled(literal, hierarchical, scheme), (path, case)
+
+
+@given(paths, st.sampled_from(NOTE_CASES))
+def test_a_held_answer_is_c8s_fixed_point(path, case):
+    "The flag is the note's verdict, and C7-C8 read a held answer again give it back."
+    hierarchical, scheme = case
+    rooted = steps.root_path(path, hierarchical)
+    answer, held = engine.encode_path_held_back(rooted, hierarchical, scheme)
+    assert answer == steps.encode_path(rooted, hierarchical, scheme)
+    literal = _literal_answer(path, hierarchical)
+    kept = steps.percent_encode(steps.decode_unreserved(rooted), None, steps.PATH_OCTETS)
+    assert held == ((hierarchical or scheme == 'mailto') and literal != kept
+                    and not steps.path_is_settled(literal, hierarchical, scheme))
+    if held:
+        assert steps.canonicalize_path(answer, hierarchical, scheme) == answer
+
+
+@pytest.mark.parametrize('path', SETTLED_PATHS)
+def test_held_answers_in_the_rounds_of_c9(path):
+    "C1-C11 of the engine (a held answer not read again) against the rounds of the steps."
+    from weburl_nb.parsing import ParsedURL
+    for host in ('', 'localhost', 'c:'):
+        u = ParsedURL('file', host=host, path=path, hierarchical=True)
+        assert engine.canonicalize_by_engine(u, None, THIS) == steps.canonicalize_checked(u, None, THIS)
+
+
 @given(st.one_of(st.none(), st.text(st.sampled_from('a #?%\x00\x1f\x7f\x80\x85\x9f\xa0é😀\ud800'))))
 def test_canonicalize_fragment(fragment):
     assert engine.canonicalize_fragment_by_runs(fragment) == steps.canonicalize_fragment(fragment)

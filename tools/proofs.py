@@ -108,6 +108,9 @@ RESTS_ON: dict[str, list[str]] = {
     "decode_unreserved_by_split": _steps("canonicalization", "c8"),
     # The note's question, only where it can arise; paths that need no step, or one
     "encode_path_by_runs": _steps("canonicalization", "c7", "c8"),
+    # The note's question, by the escapes; a held answer, C8's fixed point
+    "path_is_settled_by_escapes": _steps("canonicalization", "c8", "c9"),
+    "encode_path_held_back": _steps("canonicalization", "c8", "c9"),
     "canonicalize_path_by_runs": _steps("canonicalization", "c7", "c8"),
     # The fragment; user-info and query
     "canonicalize_fragment_by_runs": _steps("canonicalization", "c11"),
@@ -189,6 +192,8 @@ PAIRED_TEST: dict[str, str] = {
     "percent_encode_by_runs": "tests/test_percent_encode.py::test_percent_encode_is_the_plain_steps",
     "decode_unreserved_by_split": "tests/test_engine_encoding.py::test_decode_unreserved",
     "encode_path_by_runs": "tests/test_engine_encoding.py::test_encode_path",
+    "path_is_settled_by_escapes": "tests/test_engine_encoding.py::test_path_is_settled_by_escapes",
+    "encode_path_held_back": "tests/test_engine_encoding.py::test_a_held_answer_is_c8s_fixed_point",
     "canonicalize_path_by_runs": "tests/test_engine_encoding.py::test_canonicalize_path",
     "canonicalize_fragment_by_runs": "tests/test_engine_encoding.py::test_canonicalize_fragment",
     "canonicalize_userinfo_by_runs": "tests/test_engine_encoding.py::test_canonicalize_userinfo",

@@ -23,7 +23,6 @@ from weburl_nb.canonicalization import (  # wrapped: nbdev leaves it absolute
     canonicalize_scheme,
     drop_empty_userinfo,
     hostpath_rounds,
-    path_is_settled,
     protect_double_slash,
     root_path,
 )
@@ -40,9 +39,10 @@ from .support import CACHED_LENGTH
 
 # %% auto 0
 __all__ = ['UNRESERVED_ESCAPES', 'MAY_MAKE_ESCAPE', 'cached_charset_encoding', 'cached_encoder_for', 'RunTables', 'run_tables',
-           'percent_encode_by_runs', 'escape_alternatives', 'decode_unreserved_by_split', 'encode_path_by_runs',
-           'canonicalize_path_by_runs', 'canonicalize_fragment_by_runs', 'canonicalize_userinfo_by_runs',
-           'canonicalize_query_by_runs', 'skip_localhost_rounds', 'canonicalize_by_engine']
+           'percent_encode_by_runs', 'escape_alternatives', 'decode_unreserved_by_split', 'encode_path_held_back',
+           'encode_path_by_runs', 'path_is_settled_by_escapes', 'canonicalize_path_by_runs',
+           'canonicalize_fragment_by_runs', 'canonicalize_userinfo_by_runs', 'canonicalize_query_by_runs',
+           'skip_localhost_rounds', 'canonicalize_by_engine']
 
 # %% ../nbs/07b_engine_encoding.ipynb 6
 @lru_cache(maxsize=256)
@@ -254,21 +254,45 @@ def decode_unreserved_by_split(s: str, literal: bool = False) -> str:
 MAY_MAKE_ESCAPE = LazyRegex('%[0-9A-Fa-f]?%')  # where the note may hold an escape back
 
 
-def encode_path_by_runs(path: str | None, hierarchical: bool, scheme: str | None) -> str | None:
-    "C8 (`encode_path` of Canonicalization) with this page's pieces."
+def encode_path_held_back(path: str | None, hierarchical: bool,
+                          scheme: str | None) -> tuple[str | None, bool]:
+    "C8 (`encode_path` of Canonicalization) with this page's pieces; is it the held answer?"
     if path is None:
-        return None
+        return None, False
     if not (hierarchical or scheme == 'mailto'):
-        return percent_encode_by_runs(path, None, OPAQUE_PATH_OCTETS)
+        return percent_encode_by_runs(path, None, OPAQUE_PATH_OCTETS), False
     literal = percent_encode_by_runs(decode_unreserved_by_split(path, literal=True), None, PATH_OCTETS)
     if '%' not in path or MAY_MAKE_ESCAPE.search(path) is None:
-        return literal
+        return literal, False
     held = percent_encode_by_runs(decode_unreserved_by_split(path), None, PATH_OCTETS)
-    if literal != held and not path_is_settled(literal, hierarchical, scheme):
-        return held                 # departure: decoding makes no new escape
-    return literal
+    if literal != held and not path_is_settled_by_escapes(literal, hierarchical, scheme):
+        return held, True           # departure: decoding makes no new escape
+    return literal, False
+
+
+def encode_path_by_runs(path: str | None, hierarchical: bool, scheme: str | None) -> str | None:
+    "C8 (`encode_path` of Canonicalization) with this page's pieces."
+    return encode_path_held_back(path, hierarchical, scheme)[0]
 
 # %% ../nbs/07b_engine_encoding.ipynb 25
+_DOT_SEGMENT = LazyRegex(r'/(?:\.|%2[Ee]){1,2}(?=/|\Z)')     # `.` or `..`, `%2E` for a dot
+_FILE_SLASH_ESCAPE = LazyRegex('%(?:2[Ff]|5[Cc])')            # what `file:` cleaning decodes
+
+
+def path_is_settled_by_escapes(path: str, hierarchical: bool, scheme: str | None) -> bool:
+    "The note's question (`path_is_settled` of Canonicalization) for a C8 answer, by its escapes."
+    is_file, flipped = is_file_scheme(scheme), False
+    while True:
+        if hierarchical and path and (_DOT_SEGMENT.search(path) is not None or (
+                is_file and _FILE_SLASH_ESCAPE.search(path) is not None)):
+            return flipped                              # 1: the cleaning changes it
+        if is_file or _LITERAL_ESCAPE_SPLIT.search(path) is None:
+            return not flipped                          # 2; 3: nothing to decode
+        if decode_unreserved_by_split(path) != path:
+            return flipped                              # 3: C8 decodes an escape
+        path, flipped = decode_unreserved_by_split(path, literal=True), not flipped
+
+# %% ../nbs/07b_engine_encoding.ipynb 29
 # `/`, then ASCII characters outside the path set (`%` is one)
 _PATH_KEPT = LazyRegex('/[' + re.escape(''.join(
     chr(b) for b in range(0x80) if b not in PATH_OCTETS.octets)) + ']*')
@@ -284,7 +308,7 @@ def canonicalize_path_by_runs(path: str | None, hierarchical: bool,
             return _decode_piece(path, _LITERAL_ESCAPE_SPLIT)  # C8 decodes; nothing to encode
     return encode_path_by_runs(root_path(path, hierarchical), hierarchical, scheme)
 
-# %% ../nbs/07b_engine_encoding.ipynb 29
+# %% ../nbs/07b_engine_encoding.ipynb 33
 _C1_CONTROL = LazyRegex('[\x80-\x9f]')
 
 
@@ -297,7 +321,7 @@ def canonicalize_fragment_by_runs(fragment: str | None) -> str | None:
                                    fragment)
     return percent_encode_by_runs(fragment, None, FRAGMENT_OCTETS)
 
-# %% ../nbs/07b_engine_encoding.ipynb 32
+# %% ../nbs/07b_engine_encoding.ipynb 36
 def canonicalize_userinfo_by_runs(user: str | None,
                                   password: str | None) -> tuple[str | None, str | None]:
     "C3 (`canonicalize_userinfo` of Canonicalization), percent-encoding by runs."
@@ -316,7 +340,7 @@ def canonicalize_query_by_runs(query: str | None, encoding: str | None,
         return None
     return percent_encode_by_runs(query, encoding if hierarchical else None, QUERY_OCTETS)
 
-# %% ../nbs/07b_engine_encoding.ipynb 35
+# %% ../nbs/07b_engine_encoding.ipynb 39
 _LOCALHOST_ROUND_RE = LazyRegex(r'/{3,}+([^/\\]*+)(?=///)')   # `///host`, then `///`
 
 
@@ -333,13 +357,13 @@ def skip_localhost_rounds(name: str, path: str, scheme: str | None, profile: Pro
         name, end, count = canon, m.end(), count + 1
     return name, path[end:] if end else path, count
 
-# %% ../nbs/07b_engine_encoding.ipynb 38
+# %% ../nbs/07b_engine_encoding.ipynb 42
 def _hostpath_by_engine(scheme: str | None, name: str | None, port: str | None,
                         path: str | None, hierarchical: bool,
                         profile: Profile) -> tuple[str | None, str | None, str | None] | None:
     "C4-C9 (`canonicalize_hostpath` of Canonicalization) with this page's pieces; None: invalid."
     is_file = is_file_scheme(scheme)
-    left = hostpath_rounds(path)
+    left, held = hostpath_rounds(path), None     # held: C8's last answer, if the held one
     while left > 0:
         left -= 1
         original = name, path
@@ -351,7 +375,9 @@ def _hostpath_by_engine(scheme: str | None, name: str | None, port: str | None,
             if (canon := canonicalize_port(port, scheme)) is None:
                 return None
             port = canon or None
-        path = encode_path_by_runs(root_path(path, hierarchical), hierarchical, scheme)  # C7-C8
+        if held is None or path != held:        # C7-C8 (a held answer is their fixed point)
+            path, kept = encode_path_held_back(root_path(path, hierarchical), hierarchical, scheme)
+            held = path if kept else None
         if not is_file or (name, path) == original:                     # C9
             break
         if left and path and name is not None and name.lower() == 'localhost':
