@@ -109,7 +109,7 @@ def build(source: Path = ROOT, python: str = sys.executable, mypyc: bool = True)
           f" in {work} (log: {log})", file=sys.stderr)
     run([python, "-m", "venv", work / "venv"], log)
     pip = [venv_python, "-m", "pip", "install", "-q"]
-    extras = [r for key in ("test_requirements", "site_requirements")
+    extras = [r for key in ("test_requirements", "site_requirements", "scrapy_requirements")
               for r in settings(source).get(key, "").split()]
     run(pip + list(TEST_PACKAGES) + extras, log, env=clean_env())
     run([venv_python, "-m", "pip", "wheel", "-q", "--no-deps", "-w", work / "wheel", work / "src"],

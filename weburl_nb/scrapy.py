@@ -125,7 +125,7 @@ class RequestFingerprinter:
         h.update(request.body)
         return h.digest()
 
-# %% ../nbs/13_scrapy.ipynb 22
+# %% ../nbs/13_scrapy.ipynb 23
 @lru_cache(maxsize=None)
 def encodings_by_codec() -> dict[str, str]:
     "Each Python codec that w3lib resolves a label to, and the encoding the label names."
@@ -148,7 +148,7 @@ def response_charset(response) -> str | None:
         return None
     return encodings_by_codec().get(codec)
 
-# %% ../nbs/13_scrapy.ipynb 25
+# %% ../nbs/13_scrapy.ipynb 28
 def page_selector(response) -> Selector:
     "The selector of `response`; a fresh one where Scrapy's fails on the page's `<base href>`."
     try:
@@ -166,7 +166,7 @@ def document_base(response, charset: str | None = None, browser: str = 'this') -
             return base
     return response.url
 
-# %% ../nbs/13_scrapy.ipynb 27
+# %% ../nbs/13_scrapy.ipynb 30
 CRAWLED_SCHEMES = frozenset({'http', 'https', 'file', 'ftp'})   # the schemes Scrapy's extractor keeps
 LINKS_DROPPED = 'weburl/links_dropped'                            # the stats key of invalid links
 
@@ -209,7 +209,7 @@ class BrowserLinkExtractor:
             self.stats.inc_value(LINKS_DROPPED, dropped)
         return links
 
-# %% ../nbs/13_scrapy.ipynb 30
+# %% ../nbs/13_scrapy.ipynb 33
 SITES_SETTING = SETTING_PREFIX + 'ALLOWED_SITES'
 
 
@@ -223,7 +223,7 @@ def sites_of(names) -> frozenset[str]:
         sites.add(key)
     return frozenset(sites)
 
-# %% ../nbs/13_scrapy.ipynb 32
+# %% ../nbs/13_scrapy.ipynb 35
 class SiteFilterMiddleware(OffsiteMiddleware):
     "Scrapy's offsite filter by site: a request passes if its site key is an allowed site's."
 
