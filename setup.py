@@ -35,6 +35,7 @@ scale_requirements = shlex.split(cfg.get('scale_requirements', ''))   # pandas +
 spark_requirements = shlex.split(cfg.get('spark_requirements', ''))   # PySpark: make test-spark (needs Java)
 site_requirements = shlex.split(cfg.get('site_requirements', ''))   # the Public Suffix List
 scrapy_requirements = shlex.split(cfg.get('scrapy_requirements', ''))   # Scrapy: tested in make test
+arrow_requirements = shlex.split(cfg.get('arrow_requirements', ''))   # canonicalize_arrow
 min_python = cfg['min_python']
 lic = licenses.get(cfg['license'].lower(), (cfg['license'], None))
 
@@ -63,11 +64,12 @@ setuptools.setup(
     package_data={cfg['lib_name']: ['py.typed', 'gecko_idn.json', 'data/*.zip', 'data/*.md']},
     install_requires=requirements,
     extras_require={'dev': dev_requirements + scale_requirements + test_requirements
-                           + site_requirements + scrapy_requirements,
+                           + site_requirements + scrapy_requirements + arrow_requirements,
                     'test': test_requirements, 'bench': bench_requirements,
                     'whatwg': whatwg_requirements, 'fuzz': fuzz_requirements,
                     'scale': scale_requirements, 'spark': spark_requirements,
-                    'site': site_requirements, 'scrapy': scrapy_requirements},
+                    'site': site_requirements, 'scrapy': scrapy_requirements,
+                    'arrow': arrow_requirements},
     python_requires='>=' + min_python,
     long_description=open('README.md', encoding='utf-8').read(),
     long_description_content_type='text/markdown',

@@ -10,6 +10,7 @@ import pytest
 # an editable install's import hook loads `urllib.parse`, for one).
 NOT_AT_START = ["weburl_nb.browsers", "weburl_nb.explain", "weburl_nb.keys", "weburl_nb.frames",
                 "weburl_nb.scrapy", "scrapy",
+                "weburl_nb.arrow", "pyarrow", "numpy",
                 "dataclasses", "typing", "inspect", "json", "urllib.parse", "html", "string", "shutil",
                 "importlib.resources", "zipfile", "concurrent.futures", "multiprocessing"]
 

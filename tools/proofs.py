@@ -148,6 +148,10 @@ RESTS_ON: dict[str, list[str]] = {
     "canonicalize_name": _steps("host", "step-1"),
 }
 
+# The tiers over Arrow (12b): each rests on the Claim of the Python tier whose shape it takes
+RESTS_ON |= {"identity_tier": RESTS_ON["already_canonical"], "repair_tier": RESTS_ON["repaired_absolute"],
+             "link_prefixes": RESTS_ON["_clean_shape"], "link_tier": RESTS_ON["_clean_shape"]}
+
 # piece -> the pytest node id that pairs it with its literal step: the test `make proofs` runs
 # after planting a fault in the piece (its answer changed on some inputs); it must turn red.
 PAIRED_TEST: dict[str, str] = {
@@ -214,6 +218,13 @@ PAIRED_TEST: dict[str, str] = {
     "repaired_absolute": "tests/test_tiers.py::test_repaired_absolute_tier",
     "file_shape": "tests/test_tiers.py::test_file_shape",
     "parsed_once": "tests/test_tiers.py::test_parsed_once_tier",
+
+    # --- the tiers over Arrow (12b) ---
+    "identity_tier": "tests/test_arrow.py::test_identity_tier_is_the_python_shape",
+    "repair_tier": "tests/test_arrow.py::test_repair_tier_equals_url_to_canon_url",
+    "link_prefixes": "tests/test_arrow.py::test_link_prefixes_are_canonical_base_parts",
+    "link_tier": "tests/test_arrow.py::test_link_tier_equals_url_to_canon_url",
+    "canonicalize_arrow": "tests/test_arrow.py::test_canonicalize_arrow_equals_url_to_canon_url",
 
 }
 
