@@ -16,9 +16,9 @@ from .trace import register, trace_for
 __all__ = ['LEGACY_ESCAPED', 'USERINFO_OCTETS', 'PATH_OCTETS', 'QUERY_OCTETS', 'OPAQUE_PATH_OCTETS', 'C1_OCTETS',
            'FRAGMENT_OCTETS', 'DEFAULT_PORTS', 'HOSTPATH_BUDGET', 'EncodeSet', 'percent_encode', 'canonicalize_scheme',
            'drop_empty_userinfo', 'canonicalize_userinfo', 'canonicalize_file_hostpath', 'canonicalize_port',
-           'port_failure', 'root_path', 'makes_new_escape', 'decode_unreserved', 'encode_path', 'canonicalize_path',
-           'read_path_again', 'path_is_settled', 'hostpath_rounds', 'canonicalize_hostpath', 'protect_double_slash',
-           'canonicalize_query', 'canonicalize_fragment', 'unresolved_path', 'canonicalize_checked']
+           'port_failure', 'root_path', 'decode_unreserved', 'encode_path', 'canonicalize_path', 'hostpath_rounds',
+           'canonicalize_hostpath', 'protect_double_slash', 'canonicalize_query', 'canonicalize_fragment',
+           'unresolved_path', 'canonicalize_checked', 'makes_new_escape', 'read_path_again', 'path_is_settled']
 
 # %% ../nbs/06_canonicalization.ipynb 7
 class EncodeSet:
@@ -159,17 +159,10 @@ def root_path(path: str | None, hierarchical: bool) -> str | None:
 
 # %% ../nbs/06_canonicalization.ipynb 32
 _ESCAPE_RE = LazyRegex('%([0-9A-Fa-f]{2})')
-_HEX_DIGITS = '0123456789ABCDEFabcdef'
-
-
-def makes_new_escape(s: str, i: int, c: str) -> bool:
-    "Would the escape at `s[i]`, decoded to `c`, complete an escape before it?"
-    return c in _HEX_DIGITS and (s[i - 1:i] == '%' or (
-        i >= 2 and s[i - 2] == '%' and s[i - 1] in _HEX_DIGITS))
 
 
 def decode_unreserved(s: str, literal: bool = False) -> str:
-    "C8 step 1: unreserved escapes decoded (the note's held back unless `literal`)."
+    "C8 step 1: unreserved escapes decoded (with the departure's held back unless `literal`)."
     def decode(m) -> str:
         c = chr(int(m.group(1), 16))
         if c not in UNRESERVED or (not literal and makes_new_escape(s, m.start(), c)):
@@ -177,7 +170,7 @@ def decode_unreserved(s: str, literal: bool = False) -> str:
         return c
     return _ESCAPE_RE.sub(decode, s)
 
-# %% ../nbs/06_canonicalization.ipynb 35
+# %% ../nbs/06_canonicalization.ipynb 34
 def encode_path(path: str | None, hierarchical: bool, scheme: str | None) -> str | None:
     "C8: unreserved escapes decoded (hierarchical, `mailto:`), then the path encoded."
     if path is None:
@@ -190,28 +183,12 @@ def encode_path(path: str | None, hierarchical: bool, scheme: str | None) -> str
         return held                 # departure: decoding makes no new escape
     return literal
 
-
+# %% ../nbs/06_canonicalization.ipynb 35
 def canonicalize_path(path: str | None, hierarchical: bool, scheme: str | None) -> str | None:
     "C7 and C8: `encode_path(root_path(path, hierarchical), hierarchical, scheme)`."
     return encode_path(root_path(path, hierarchical), hierarchical, scheme)
 
-# %% ../nbs/06_canonicalization.ipynb 37
-def read_path_again(path: str | None, hierarchical: bool, scheme: str | None) -> str | None:
-    "The path a second reading makes of canonical `path`: resolution's cleaning, C7-C8."
-    if hierarchical and path:
-        path = decode_file_slashes(path) if is_file_scheme(scheme) else path
-        path = remove_dot_segments(path)
-    return canonicalize_path(path, hierarchical, scheme)
-
-
-def path_is_settled(path: str | None, hierarchical: bool, scheme: str | None) -> bool:
-    "Is the URL with C8's `path` a fixed point (after the C9 rounds, for `file`)?"
-    if is_file_scheme(scheme):      # each round decodes what the one before completed
-        while (again := canonicalize_path(path, True, scheme)) != path:
-            path = again
-    return read_path_again(path, hierarchical, scheme) == path
-
-# %% ../nbs/06_canonicalization.ipynb 40
+# %% ../nbs/06_canonicalization.ipynb 38
 HOSTPATH_BUDGET = 1 << 22           # characters of path the C4-C9 rounds may read in all
 
 
@@ -250,7 +227,7 @@ def canonicalize_hostpath(scheme: str | None, name: str | None, port: str | None
             break
     return name, port, path
 
-# %% ../nbs/06_canonicalization.ipynb 43
+# %% ../nbs/06_canonicalization.ipynb 41
 def protect_double_slash(path: str | None, scheme: str | None, user, password, host,
                          port) -> str | None:
     "C10: `/.` before a path starting with `//` that would read as an authority."
@@ -260,7 +237,7 @@ def protect_double_slash(path: str | None, scheme: str | None, user, password, h
         return '/.' + path
     return path
 
-# %% ../nbs/06_canonicalization.ipynb 46
+# %% ../nbs/06_canonicalization.ipynb 44
 def canonicalize_query(query: str | None, encoding: str | None,
                        hierarchical: bool) -> str | None:
     "C11: the query percent-encoded in `encoding` (UTF-8 if not hierarchical)."
@@ -279,14 +256,14 @@ def canonicalize_fragment(fragment: str | None) -> str | None:
     fragment = _C1_RE.sub(lambda m: percent_encode(m.group(), None, C1_OCTETS), fragment)
     return percent_encode(fragment, None, FRAGMENT_OCTETS)
 
-# %% ../nbs/06_canonicalization.ipynb 50
+# %% ../nbs/06_canonicalization.ipynb 48
 def unresolved_path(u: ParsedURL) -> str | None:
     "The path of hierarchical *u* if no resolution returns it (`settled_path` changes it), or None."
     if u.invalid or not u.hierarchical or not u.path:
         return None
     return None if settled_path(u.path, is_file_scheme(u.scheme)) == u.path else u.path
 
-# %% ../nbs/06_canonicalization.ipynb 51
+# %% ../nbs/06_canonicalization.ipynb 49
 def canonicalize_checked(u: ParsedURL, charset: str | None, profile: Profile) -> ParsedURL:
     "C1-C11 on a resolved URL *u*, the host in `profile`, the query in `charset`."
     scheme, user, password, name, port, path, query, fragment, invalid, hierarchical = u
@@ -315,7 +292,7 @@ def canonicalize_checked(u: ParsedURL, charset: str | None, profile: Profile) ->
     return ParsedURL(scheme, user, password, name, port, path, query, fragment, False,
                      hierarchical)
 
-# %% ../nbs/06_canonicalization.ipynb 53
+# %% ../nbs/06_canonicalization.ipynb 51
 register('canon', 'Canonicalization', 'canonicalization', {
     'C2': 'scheme lowercased',
     'C3': 'user-info: empty parts dropped, the rest percent-encoded',
@@ -342,3 +319,28 @@ register('canon', 'Canonicalization', 'canonicalization', {
         'a port of digits above 65535',
         'port {port} is above 65535 (canonicalization C6)',
         'http://example.com:99999/')})
+
+# %% ../nbs/06_canonicalization.ipynb 54
+_HEX_DIGITS = '0123456789ABCDEFabcdef'
+
+
+def makes_new_escape(s: str, i: int, c: str) -> bool:
+    "Would the escape at `s[i]`, decoded to `c`, complete an escape before it?"
+    return c in _HEX_DIGITS and (s[i - 1:i] == '%' or (
+        i >= 2 and s[i - 2] == '%' and s[i - 1] in _HEX_DIGITS))
+
+# %% ../nbs/06_canonicalization.ipynb 57
+def read_path_again(path: str | None, hierarchical: bool, scheme: str | None) -> str | None:
+    "The path a second reading makes of canonical `path`: resolution's cleaning, C7-C8."
+    if hierarchical and path:
+        path = decode_file_slashes(path) if is_file_scheme(scheme) else path
+        path = remove_dot_segments(path)
+    return canonicalize_path(path, hierarchical, scheme)
+
+# %% ../nbs/06_canonicalization.ipynb 58
+def path_is_settled(path: str | None, hierarchical: bool, scheme: str | None) -> bool:
+    "Is the URL with C8's `path` a fixed point (after the C9 rounds, for `file`)?"
+    if is_file_scheme(scheme):      # each round decodes what the one before completed
+        while (again := canonicalize_path(path, True, scheme)) != path:
+            path = again
+    return read_path_again(path, hierarchical, scheme) == path
