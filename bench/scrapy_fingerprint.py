@@ -40,7 +40,7 @@ def contenders() -> dict:
     from weburl_nb.keys import UrlKey
     from weburl_nb.scrapy import RequestFingerprinter
     return {SCRAPY: Scrapys().fingerprint, OURS: RequestFingerprinter().fingerprint,
-            OURS_TRACKING: RequestFingerprinter(UrlKey(drop_params='tracking')).fingerprint}
+            OURS_TRACKING: RequestFingerprinter(key=UrlKey(drop_params='tracking')).fingerprint}
 
 
 def requestable(urls: list[str]) -> list[str]:

@@ -226,4 +226,4 @@ def test_key_by_string_is_of_canonical():
     for key in (UrlKey(), UrlKey(drop_fragment=False), UrlKey(drop_params="tracking"),
                 UrlKey(sort_query=True, drop_params=["b"]), UrlKey(keep_params=["a"], drop_fragment=False)):
         assert [key_by_string(key, c) for c in canons] == [key.of_canonical(c) for c in canons], key
-    assert RequestFingerprinter(UrlKey(strip_www=True)).by_string is False
+    assert RequestFingerprinter(key=UrlKey(strip_www=True)).by_string is False

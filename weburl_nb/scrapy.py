@@ -80,8 +80,12 @@ def key_by_string(key: UrlKey, canon: str) -> str:
 class RequestFingerprinter:
     "Scrapy's `REQUEST_FINGERPRINTER_CLASS` by the spec: SHA-1 of method, URL key, headers, body."
 
-    def __init__(self, key: UrlKey | None = None, browser: str = 'this',
+    def __init__(self, crawler=None, *, key: UrlKey | None = None, browser: str = 'this',
                  include_headers=()) -> None:
+        if crawler is not None:                 # as Scrapy's: the crawler's settings decide
+            s = crawler.settings
+            key, browser = url_key_from_settings(s), s.get(SETTING_PREFIX + 'BROWSER', 'this')
+            include_headers = s.getlist(SETTING_PREFIX + 'INCLUDE_HEADERS')
         check_options('RequestFingerprinter', None, browser)
         self.key = UrlKey() if key is None else key
         self.browser = browser
@@ -93,9 +97,7 @@ class RequestFingerprinter:
     @classmethod
     def from_crawler(cls, crawler) -> RequestFingerprinter:
         "The fingerprinter of the crawler's settings (`WEBURL_*`)."
-        s = crawler.settings
-        return cls(url_key_from_settings(s), s.get(SETTING_PREFIX + 'BROWSER', 'this'),
-                   s.getlist(SETTING_PREFIX + 'INCLUDE_HEADERS'))
+        return cls(crawler)
 
     def url_key(self, url: str) -> str:
         "The key of `url`: `url_key` with this fingerprinter's options; `url` if invalid."
