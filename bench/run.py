@@ -14,6 +14,8 @@ The parts, all written to `bench-results/latest.json` and printed as tables:
    URLs of several shapes, including the adversarial ones of the hardening issue; per shape, the
    slope of log(time) against log(length) fitted by least squares (1 = linear), the same slope on
    CPU time, and per size user/system CPU, minor page faults per call and the tracemalloc peak.
+   A shape of `PLAIN_PARTNER` (a path with an escape that decoding would complete) also gets its
+   time over its plain path's, size by size, both measured in the same process.
 3. memory: the peak RSS of the `weburl` CLI over a generated 1,000,000-line input.
 4. jobs: `weburl -j 1` and `weburl -j 2` over the same 1,000,000 lines (when the CLI has `-j`),
    alternating, five rounds, each also running two independent `-j 1` at once (the ceiling of the
@@ -301,7 +303,16 @@ SHAPES = {
     'IPv6-like host': lambda n: (None, 'http://[' + _fill('1:', n - 10) + ']/', None),
     'drive path': lambda n: (None, 'c:\\' + _fill('dir\\', n - 3), None),
     'legacy-charset query': lambda n: (None, 'http://example.com/?' + _fill('q=日本&', n - 20), 'shift_jis'),
+    # the note of C8 on a path of non-ASCII characters: an escape that decoding would complete,
+    # each beside the same path without it (`PLAIN_PARTNER`: its ratio to that path, size by size)
+    'non-ASCII path': lambda n: (None, 'http://example.com/' + _fill('é/', n - 19), None),
+    'escape completed by decoding': lambda n: (None, 'http://example.com/%2%45/' + _fill('é/', n - 25), None),
+    'file: non-ASCII path': lambda n: (None, 'file:///' + _fill('é/', n - 8), None),
+    'file: escape completed by decoding': lambda n: (None, 'file:///%2%45/' + _fill('é/', n - 14), None),
 }
+PLAIN_PARTNER = {'escape completed by decoding': 'non-ASCII path',
+                 'file: escape completed by decoding': 'file: non-ASCII path'}
+PLAIN_RATIO_TARGET = 5.0     # a shape of `PLAIN_PARTNER` at most this many times its plain path's time
 SIZES = (10_000, 30_000, 100_000, 300_000, 1_000_000)
 CALL_BUDGET = 8.0        # seconds: a shape whose one call takes longer stops growing (far from linear)
 SIZE_BUDGET = 2.0        # seconds of samples per size, at least 3 samples: slow sizes get fewer
@@ -428,6 +439,10 @@ def bench_scaling(samples: int = 9, sample_time: float = 0.02, shapes=None) -> d
         if errors:
             row['errors'] = errors
         out[shape] = row
+    for shape, plain in PLAIN_PARTNER.items():         # measured in this one process
+        if shape in out and plain in out:
+            out[shape]['ratio_to_plain'] = {size: out[shape][size]['seconds'] / out[plain][size]['seconds']
+                                            for size in map(str, SIZES) if size in out[shape] and size in out[plain]}
     return out
 
 
@@ -985,6 +1000,11 @@ def print_scaling(rows: dict):
             slope += f'  ERROR {r["errors"][0]}'
         trials = ' '.join('-' if t is None else f'{t:.3f}' for t in r.get('trial_slopes', []))
         print(f'  {shape:<{w}}{cells}{slope}   trials: {trials}')
+    for shape, plain in PLAIN_PARTNER.items():
+        ratios = rows.get(shape, {}).get('ratio_to_plain')
+        if ratios:
+            cells = ''.join(f'{ratios[str(s)]:>11.2f}' if str(s) in ratios else f'{"-":>11}' for s in SIZES)
+            print(f'  {"x " + plain:<{w}}{cells}   ({shape} / {plain}, the same process)')
     print_scaling_diagnostics(rows)
 
 
@@ -1067,6 +1087,10 @@ def targets(result: dict) -> dict:
         t['long URLs: every slope <= 1.05 (10 KB - 1 MB)'] = all(
             not r['over_budget'] and not r.get('errors') and r['slope'] is not None and r['slope'] <= 1.05
             for r in result['scaling'].values())
+        for shape, plain in PLAIN_PARTNER.items():
+            ratios = result['scaling'].get(shape, {}).get('ratio_to_plain')
+            t[f'long URLs: {shape} <= {PLAIN_RATIO_TARGET:g} x {plain}'] = bool(ratios) and max(
+                ratios.values()) <= PLAIN_RATIO_TARGET
     if 'memory' in result:
         t['weburl over 1,000,000 lines: peak RSS < 100 MB'] = result['memory']['peak_rss_mb'] < 100
     if 'jobs' in result:

@@ -95,6 +95,25 @@ def test_a_held_answer_is_c8s_fixed_point(path, case):
         assert steps.canonicalize_path(answer, hierarchical, scheme) == answer
 
 
+# pieces around the cut after the note's reach: its matches, escapes that straddle a cut or that a
+# look-behind reads across one, and runs that make the tail long
+CUT_PIECES = ['%%', '%4%', '%2%45', '%%41', '%7%41', '%41', '%2E', '%', '%4', 'a', 'é', '/', 'x' * 40,
+              'é' * 30, '%C3%A9' * 10, '%41' * 10]
+
+
+@settings(max_examples=300)
+@given(st.lists(st.sampled_from(CUT_PIECES), max_size=16).map(''.join), st.sampled_from(NOTE_CASES))
+def test_held_tail_start_cuts_where_the_note_cannot_reach(path, case):
+    "C8 with the tail decoded and encoded once is C8 of the whole path; the tail has no match."
+    hierarchical, scheme = case
+    rooted = steps.root_path(path, hierarchical)
+    cut = engine.held_tail_start(rooted)
+    assert engine.MAY_MAKE_ESCAPE.search(rooted[cut:]) is None
+    assert '%' not in rooted[max(cut - 2, 0):cut] or cut in (0, len(rooted))
+    assert engine.encode_path_held_back(rooted, hierarchical, scheme)[0] == \
+        steps.encode_path(rooted, hierarchical, scheme)
+
+
 @pytest.mark.parametrize('path', SETTLED_PATHS)
 def test_held_answers_in_the_rounds_of_c9(path):
     "C1-C11 of the engine (a held answer not read again) against the rounds of the steps."

@@ -111,6 +111,7 @@ RESTS_ON: dict[str, list[str]] = {
     # The note's question, by the escapes; a held answer, C8's fixed point
     "path_is_settled_by_escapes": _steps("canonicalization", "c8", "c9"),
     "encode_path_held_back": _steps("canonicalization", "c8", "c9"),
+    "held_tail_start": _steps("canonicalization", "c8"),
     "canonicalize_path_by_runs": _steps("canonicalization", "c7", "c8"),
     # The fragment; user-info and query
     "canonicalize_fragment_by_runs": _steps("canonicalization", "c11"),
@@ -198,6 +199,7 @@ PAIRED_TEST: dict[str, str] = {
     "encode_path_by_runs": "tests/test_engine_encoding.py::test_encode_path",
     "path_is_settled_by_escapes": "tests/test_engine_encoding.py::test_path_is_settled_by_escapes",
     "encode_path_held_back": "tests/test_engine_encoding.py::test_a_held_answer_is_c8s_fixed_point",
+    "held_tail_start": "tests/test_engine_encoding.py::test_held_tail_start_cuts_where_the_note_cannot_reach",
     "canonicalize_path_by_runs": "tests/test_engine_encoding.py::test_canonicalize_path",
     "canonicalize_fragment_by_runs": "tests/test_engine_encoding.py::test_canonicalize_fragment",
     "canonicalize_userinfo_by_runs": "tests/test_engine_encoding.py::test_canonicalize_userinfo",

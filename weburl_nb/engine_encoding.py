@@ -39,8 +39,8 @@ from .support import CACHED_LENGTH
 
 # %% auto 0
 __all__ = ['UNRESERVED_ESCAPES', 'MAY_MAKE_ESCAPE', 'cached_charset_encoding', 'cached_encoder_for', 'RunTables', 'run_tables',
-           'percent_encode_by_runs', 'escape_alternatives', 'decode_unreserved_by_split', 'encode_path_held_back',
-           'encode_path_by_runs', 'path_is_settled_by_escapes', 'canonicalize_path_by_runs',
+           'percent_encode_by_runs', 'escape_alternatives', 'decode_unreserved_by_split', 'held_tail_start',
+           'encode_path_held_back', 'encode_path_by_runs', 'path_is_settled_by_escapes', 'canonicalize_path_by_runs',
            'canonicalize_fragment_by_runs', 'canonicalize_userinfo_by_runs', 'canonicalize_query_by_runs',
            'skip_localhost_rounds', 'canonicalize_by_engine']
 
@@ -252,6 +252,21 @@ def decode_unreserved_by_split(s: str, literal: bool = False) -> str:
 
 # %% ../nbs/07b_engine_encoding.ipynb 23
 MAY_MAKE_ESCAPE = LazyRegex('%[0-9A-Fa-f]?%')  # where the note may hold an escape back
+_NO_PERCENT_PAIR = LazyRegex('[^%]{2}')         # a place to cut: no `%` in the two before
+
+
+def held_tail_start(path: str) -> int:
+    "Where the tail that the note cannot reach starts (0: the note reaches nothing)."
+    last = MAY_MAKE_ESCAPE.search(path[::-1])      # the last match: the same expression reversed
+    if last is None:
+        return 0
+    cut = _NO_PERCENT_PAIR.search(path, len(path) - last.start())
+    return len(path) if cut is None else cut.end()
+
+
+def _decoded_and_encoded(s: str, literal: bool) -> str:
+    "C8 steps 1-2: `s` decoded (literally or with the note's escapes held back), then encoded."
+    return percent_encode_by_runs(decode_unreserved_by_split(s, literal), None, PATH_OCTETS)
 
 
 def encode_path_held_back(path: str | None, hierarchical: bool,
@@ -261,13 +276,14 @@ def encode_path_held_back(path: str | None, hierarchical: bool,
         return None, False
     if not (hierarchical or scheme == 'mailto'):
         return percent_encode_by_runs(path, None, OPAQUE_PATH_OCTETS), False
-    literal = percent_encode_by_runs(decode_unreserved_by_split(path, literal=True), None, PATH_OCTETS)
-    if '%' not in path or MAY_MAKE_ESCAPE.search(path) is None:
-        return literal, False
-    held = percent_encode_by_runs(decode_unreserved_by_split(path), None, PATH_OCTETS)
-    if literal != held and not path_is_settled_by_escapes(literal, hierarchical, scheme):
-        return held, True           # departure: decoding makes no new escape
-    return literal, False
+    cut = held_tail_start(path) if '%' in path else 0
+    if cut == 0:
+        return _decoded_and_encoded(path, True), False
+    head, tail = path[:cut], _decoded_and_encoded(path[cut:], True)
+    literal, held = _decoded_and_encoded(head, True), _decoded_and_encoded(head, False)
+    if literal != held and not path_is_settled_by_escapes(literal + tail, hierarchical, scheme):
+        return held + tail, True    # departure: decoding makes no new escape
+    return literal + tail, False
 
 
 def encode_path_by_runs(path: str | None, hierarchical: bool, scheme: str | None) -> str | None:
