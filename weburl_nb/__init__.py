@@ -22,6 +22,7 @@ from .serialization import serialize_parsed_url
 COMPILED = any(not (getattr(m, '__file__', None) or '.py').endswith('.py')
                for n, m in list(sys.modules.items()) if n.startswith('weburl_nb.'))
 
+# %% ../nbs/09_api.ipynb 6
 # The names imported on first use, and the module of each.
 _LAZY = {'compare': 'browsers', 'explain': 'explain', 'surt': 'keys',
          'same_resource': 'keys', 'url_key': 'keys', 'canonicalize_many': 'batch',
@@ -41,7 +42,7 @@ __all__ = ['ParsedURL', 'parse_url', 'resolve_url', 'canonicalize_parsed_url', '
            'surt', 'same_resource', 'url_key', 'registrable_domain', 'public_suffix',
            'same_site', 'site_key', 'cc_index_columns']
 
-
+# %% ../nbs/09_api.ipynb 8
 def __getattr__(name: str):
     "A name of `_LAZY`, from its module, imported now and kept among the globals."
     module = _LAZY.get(name)
@@ -55,7 +56,7 @@ def __getattr__(name: str):
 def __dir__() -> list[str]:
     return sorted({*globals(), *_LAZY})
 
-
+# %% ../nbs/09_api.ipynb 10
 class _Package(types.ModuleType):
     "The package's type: a submodule bound under a function's name leaves the function."
     def __setattr__(self, name: str, value) -> None:
