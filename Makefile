@@ -159,7 +159,7 @@ bench:  ## the benchmark against urllib.parse and the peers (pip install -e .[be
 bench-record:  ## keep the latest benchmark run as the one the site shows by default (bench/recorded.json)
 	cp bench-results/latest.json bench/recorded.json
 
-bench-scale:  ## Dask and Spark, 1 vs 2 workers, over 1,000,000 links (needs the scale and spark extras: pip install -e '.[scale,spark]', and Java: apt-get install default-jre-headless; a missing engine is skipped); writes bench-results/at_scale.json
+bench-scale:  ## the command's relay (its serial turns' share of a worker's cost per line, -j 1 vs -j 2), Dask and Spark, 1 vs 2 workers, over 1,000,000 lines or links (needs the scale and spark extras: pip install -e '.[scale,spark]', and Java: apt-get install default-jre-headless; a missing engine is skipped); writes bench-results/at_scale.json
 	$(PY) bench/at_scale.py --data $(BENCHDATA)
 
 bench-scale-record:  ## keep the latest at-scale run as the one the site shows (bench/recorded_at_scale.json)

@@ -1,9 +1,23 @@
-"""Throughput of the at-scale routes of `weburl_nb.frames` with 1 and with 2 workers: Dask and Spark.
+"""Throughput of the at-scale routes with 1 and with 2 workers: the command's relay, Dask and Spark.
 
-    python bench/at_scale.py --data ../shared/bench [--rows 1000000] [--rounds 3] [--engines dask,spark]
+    python bench/at_scale.py --data ../shared/bench [--rows 1000000] [--rounds 3] [--engines relay,dask,spark]
 
 (`make bench-scale`; needs the `scale` extra for Dask, the `spark` extra and Java for Spark; an engine
-that is missing is skipped with a message.) The hrefs corpus (page URL, link) is repeated to `--rows`
+that is missing is skipped with a message. The relay needs nothing beyond the package.)
+
+The relay (`weburl -j N`, `weburl_nb.relay`): *N* equal processes take turns to read a block of
+lines and to write a converted block in input order, and convert blocks meanwhile. Only the turns
+are serial, so their cost per line, against the cost per line of converting, bounds what more
+processes can give. `--rows` lines, half clean (`absolute.txt`) then half messy (`bench/messy.py`,
+seed 18), go through the relay in one process (`run_relay` with n = 1, input from a pipe, output to
+a pipe): the CPU time spent in the read turns, in the write turns and in `convert_block` is summed
+and divided by the lines; the *serial share* is the turns' cost over the conversion's (target: under
+1/12). Then the command itself, `python -m weburl_nb -j J --no-progress`, runs over the same lines
+for J = 1 and 2, alternating, `--rounds` times each: lines/s (median), the CPU time of the command's
+processes, and whether its output is byte-identical for every J. The relay deals blocks to whichever
+process is free, so its *CPU-bound* time is its CPU time over J (J free cores), and the ratio of
+those of J = 1 and 2 the CPU-based speed-up.
+ The hrefs corpus (page URL, link) is repeated to `--rows`
 rows and handed to the engine, cut into 8 partitions and held in memory, so reading is not timed
 (Dask: the 8 pieces are scattered round-robin, 4 to each of two workers, and a task runs where its
 piece is; `persist` had left them 5 and 3 in some rounds. Spark: cached and counted). How many
@@ -33,7 +47,8 @@ speed-up. Writes everything to `--out` (default bench-results/at_scale.json).
 """
 from __future__ import annotations
 
-import argparse, json, os, platform, shutil, statistics, sys, time, warnings
+import argparse, hashlib, json, os, platform, resource, shutil, statistics, subprocess, sys, tempfile, time
+import warnings
 from importlib import metadata
 from pathlib import Path
 
@@ -141,6 +156,7 @@ def spark_engine(frame: pd.DataFrame, workers: int):
     from pyspark.sql import SparkSession
     from pyspark.sql.functions import col, pandas_udf
 
+    os.environ.setdefault('PYSPARK_PYTHON', sys.executable)   # the workers' Python: not PATH's python3
     spark = (SparkSession.builder.master(f'local[{workers}]').appName('weburl-nb-bench')
              .config('spark.ui.enabled', 'false').config('spark.ui.showConsoleProgress', 'false')
              .config('spark.driver.memory', '2g')
@@ -163,6 +179,109 @@ def spark_engine(frame: pd.DataFrame, workers: int):
                'passthrough': count_null(lambda df: df.mapInPandas(_copied_frames, schema))}, None, None
     finally:
         spark.stop()
+
+
+# ---- the command's relay: its serial turns against its conversion, and -j 1 against -j 2
+
+RELAY_JOBS = (1, 2)
+SERIAL_TARGET = 1 / 12                      # the turns' cost per line, as a share of converting's
+
+
+def relay_lines(data: Path, rows: int) -> bytes:
+    "*rows* lines for the command: half clean (`absolute.txt`), then half messy, each repeated."
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import messy
+    clean = (data / 'absolute.txt').read_text(encoding='utf-8').splitlines()
+    dirty = [url.replace('\n', '') for _, url, _ in messy.generate(data, messy.DEFAULT_SEED, 50_000)]
+    half = rows // 2
+    lines = (clean * -(-half // len(clean)))[:half] + (dirty * -(-(rows - half) // len(dirty)))[:rows - half]
+    return ('\n'.join(lines) + '\n').encode('utf-8', 'surrogatepass')
+
+
+def _timed(fn, totals: dict, name: str):
+    "*fn*, adding the CPU seconds of each call to `totals[name]`."
+    def timed(*args, **kwargs):
+        t = time.process_time()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            totals[name] += time.process_time() - t
+    return timed
+
+
+def relay_costs(path: Path, lines: int) -> dict:
+    """CPU µs per line of the relay's read turns, write turns and conversion, in one process
+    (`run_relay` with n = 1): input through a pipe from `cat`, output through a pipe to `cat`."""
+    from functools import partial
+
+    from weburl_nb import relay
+    from weburl_nb.cli import convert_block, parse_args
+    totals = {'read': 0.0, 'write': 0.0, 'convert': 0.0}
+    read, write = relay.Relay.read, relay.Relay.write
+    relay.Relay.read, relay.Relay.write = _timed(read, totals, 'read'), _timed(write, totals, 'write')
+    convert = _timed(partial(convert_block, args=parse_args(['--no-progress'])), totals, 'convert')
+    try:
+        with subprocess.Popen(['cat', str(path)], stdout=subprocess.PIPE) as source, \
+                subprocess.Popen(['cat'], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL) as sink, \
+                open(os.devnull, 'wb') as errors:
+            status = relay.run_relay(convert, 1, (source.stdout.fileno(), sink.stdin.fileno(),
+                                                  errors.fileno()), None)
+            sink.stdin.close()
+    finally:
+        relay.Relay.read, relay.Relay.write = read, write
+    us = {name: seconds * 1e6 / lines for name, seconds in totals.items()}
+    serial = us['read'] + us['write']
+    return {'read_us_per_line': us['read'], 'write_us_per_line': us['write'], 'serial_us_per_line': serial,
+            'convert_us_per_line': us['convert'], 'serial_share': serial / us['convert'],
+            'block_bytes': relay.CHUNK_BYTES, 'status': status}
+
+
+def relay_run(path: Path, jobs: int) -> dict:
+    "`python -m weburl_nb -j JOBS --no-progress < path`: seconds, CPU seconds of its processes, output digest."
+    digest = hashlib.blake2b(digest_size=16)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    load = os.getloadavg()[0]
+    t = time.perf_counter()
+    with open(path, 'rb') as stdin, subprocess.Popen(
+            [sys.executable, '-m', 'weburl_nb', '-j', str(jobs), '--no-progress'],
+            stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL) as command:
+        while data := command.stdout.read(1 << 20):
+            digest.update(data)
+    seconds = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return {'seconds': round(seconds, 3), 'cpu_seconds': round(cpu, 3), 'load': load,
+            'status': command.returncode, 'output': digest.hexdigest()}
+
+
+def bench_relay(data: Path, rows: int, rounds: int) -> dict:
+    "The relay's serial share and the command's lines/s with -j 1 and -j 2 (see the module's text)."
+    text = relay_lines(data, rows)
+    with tempfile.TemporaryDirectory(prefix='weburl-relay-') as folder:
+        path = Path(folder) / 'lines.txt'
+        path.write_bytes(text)
+        costs = relay_costs(path, rows)
+        print(f"relay: turns {costs['serial_us_per_line']:.3f} µs/line (read {costs['read_us_per_line']:.3f}, "
+              f"write {costs['write_us_per_line']:.3f}), converting {costs['convert_us_per_line']:.2f} µs/line: "
+              f"serial share 1/{1 / costs['serial_share']:.0f} (target under 1/{1 / SERIAL_TARGET:.0f})", flush=True)
+        runs: dict[int, list] = {j: [] for j in RELAY_JOBS}
+        for r in range(rounds):
+            for j in RELAY_JOBS:
+                run = relay_run(path, j)
+                runs[j].append(run)
+                print(f"  relay, round {r + 1}, -j {j}: {run['seconds']:.2f} s, {rows / run['seconds']:,.0f} lines/s, "
+                      f"CPU {run['cpu_seconds']:.2f} s, load {run['load']:.2f}, exit {run['status']}", flush=True)
+    seconds = {j: statistics.median(run['seconds'] for run in runs[j]) for j in RELAY_JOBS}
+    cpu = {j: statistics.median(run['cpu_seconds'] for run in runs[j]) for j in RELAY_JOBS}
+    bound = {j: cpu[j] / j for j in RELAY_JOBS}        # all CPU time spread over J free cores
+    return {'lines': rows, 'bytes': len(text), **costs, 'target': SERIAL_TARGET,
+            'runs': {str(j): runs[j] for j in RELAY_JOBS},
+            'lines_per_s': {str(j): rows / seconds[j] for j in RELAY_JOBS},
+            'cpu_seconds': {str(j): cpu[j] for j in RELAY_JOBS},
+            'speedup': seconds[RELAY_JOBS[0]] / seconds[RELAY_JOBS[-1]],
+            'cpu_speedup': bound[RELAY_JOBS[0]] / bound[RELAY_JOBS[-1]],
+            'identical': len({run['output'] for rs in runs.values() for run in rs}) == 1,
+            'statuses': sorted({run['status'] for rs in runs.values() for run in rs})}
 
 
 def classify(used: dict, worker_pids: set | None) -> dict:
@@ -255,7 +374,7 @@ def main():
     ap.add_argument('--rows', type=int, default=1_000_000)
     ap.add_argument('--rounds', type=int, default=3, help='rounds of (1 worker, 2 workers)')
     ap.add_argument('--trials', type=int, default=1, help='timed runs of each route per round')
-    ap.add_argument('--engines', default='dask,spark')
+    ap.add_argument('--engines', default='relay,dask,spark')
     ap.add_argument('--out', type=Path, default=Path('bench-results/at_scale.json'))
     ap.add_argument('--merge', type=Path, nargs='+', metavar='JSON',
                     help='no run: pool the rounds of these earlier results (same rows) into --out')
@@ -285,6 +404,9 @@ def main():
           f"({a.rows / result['one_process_cpu_seconds']:,.0f} links per CPU-second)", flush=True)
     engines = {'dask': dask_engine, 'spark': spark_engine}
     for name in a.engines.split(','):
+        if name == 'relay':
+            result['relay'] = bench_relay(a.data, a.rows, a.rounds)
+            continue
         why = available(name)
         if why:
             print(f'{name}: skipped: {why}')
@@ -311,6 +433,14 @@ def report(result: dict, out: Path):
         print(f"{key:>22}: 1 worker {one['links_per_s']:,.0f} links/s; 2 workers {two['links_per_s']:,.0f} "
               f"({two['links_per_s_per_worker']:,.0f} per worker); speed-up {row['speedup']:.2f} x measured, "
               f"{row['cpu_speedup']:.2f} x CPU-bound; load {statistics.median(one['load'] + two['load']):.2f}")
+    if 'relay' in result:
+        r = result['relay']
+        print(f"{'relay -j':>22}: 1 process {r['lines_per_s']['1']:,.0f} lines/s; 2 processes "
+              f"{r['lines_per_s']['2']:,.0f}; speed-up {r['speedup']:.2f} x measured, {r['cpu_speedup']:.2f} x "
+              f"CPU-bound (CPU {r['cpu_seconds']['1']:.2f} s, {r['cpu_seconds']['2']:.2f} s); "
+              f"output identical: {r['identical']}; "
+              f"serial share 1/{1 / r['serial_share']:.0f} of a worker's per line "
+              f"({r['serial_us_per_line']:.3f} / {r['convert_us_per_line']:.2f} µs; target under 1/12)")
     for engine, by_workers in result.get('placement', {}).items():
         for w, rounds in by_workers.items():
             print(f"{engine} partitions per worker, {w} worker(s), each round: "
