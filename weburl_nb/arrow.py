@@ -11,18 +11,19 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .canonicalization import DEFAULT_PORTS
+from .canonicalization import DEFAULT_PORTS, PATH_OCTETS
 from .charclasses import NOT_HIERARCHICAL_SCHEMES
-from .engine_encoding import UNRESERVED_ESCAPES
+from .engine_encoding import UNRESERVED_ESCAPES, percent_encode_by_runs
 from .entry import check_options, url_to_canon_url
 from .host import THIS
-from .shortcuts import FRAGMENT_CHAR, PATH_CHAR, QUERY_CHAR
+from .shortcuts import FRAGMENT_CHAR, LINK_PATH_CHAR, PATH_CHAR, QUERY_CHAR
 
 # %% auto 0
 __all__ = ['PRINTABLE', 'HEX', 'LETTERS', 'DIGITS', 'SCHEME_RE2', 'LABEL_CHARS', 'HOST_RE2', 'KEPT_ESCAPE_RE2', 'PATH_RE2',
-           'TAIL_RE2', 'CANONICAL_URL_RE2', 'UP_STEPS_RE2', 'CLEAN_LINK_RE2', 'REPAIR_RE2', 'DEFAULT_PORT_RE2',
-           'MOST_STEPS', 'SMALL_BATCH', 'chars_of', 're2_class', 'kept_escape_re2', 'dotless', 'not_words', 'matches',
-           'identity_tier', 'default_port_re2', 'repair_tier', 'link_prefixes', 'link_tier', 'canonicalize_arrow']
+           'TAIL_RE2', 'CANONICAL_URL_RE2', 'UP_STEPS_RE2', 'CLEAN_LINK_RE2', 'ENCODED_LINK_RE2', 'ENCODED_CHARS',
+           'REPAIR_RE2', 'DEFAULT_PORT_RE2', 'MOST_STEPS', 'SMALL_BATCH', 'chars_of', 're2_class', 'kept_escape_re2',
+           'dotless', 'not_words', 'matches', 'identity_tier', 'default_port_re2', 'repair_tier', 'link_prefixes',
+           'encoded_links', 'link_tier', 'canonicalize_arrow']
 
 # %% ../nbs/12b_arrow.ipynb 6
 PRINTABLE = frozenset(map(chr, range(0x21, 0x7F)))      # printable ASCII, as the classes are
@@ -124,16 +125,24 @@ CLEAN_LINK_RE2 = '^(?:' + '|'.join([
     f'(?:\\.\\./)*{_FIRST_SEGMENT}(?:/{PATH_RE2})?{TAIL_RE2}']) + ')$'
 
 # %% ../nbs/12b_arrow.ipynb 25
+_LINK = chars_of(LINK_PATH_CHAR)
+ENCODED_LINK_RE2 = '^(?:' + '|'.join([
+    f"/(?:{re2_class(_LINK - {'.', '/'})}\\.?{dotless(_LINK)})?",
+    f"(?:\\.\\./)*{re2_class(_LINK - {'.', '/', ':'})}\\.?{dotless(_LINK - {':', '/'})}(?:/{dotless(_LINK)})?"]) + ')$'
+ENCODED_CHARS = {c: percent_encode_by_runs(c, None, PATH_OCTETS) for c in sorted(_LINK)
+                 if ord(c) in PATH_OCTETS.octets}
+
+# %% ../nbs/12b_arrow.ipynb 28
 def matches(strings: pa.Array, pattern: str) -> pa.BooleanArray:
     "Which rows of `strings` the RE2 `pattern` matches; null rows: `False`."
     return pc.fill_null(pc.match_substring_regex(strings, pattern), False)
 
-# %% ../nbs/12b_arrow.ipynb 27
+# %% ../nbs/12b_arrow.ipynb 30
 def identity_tier(urls: pa.Array) -> pa.BooleanArray:
     "The rows of `urls` that are of the canonical shape: each is its own answer."
     return matches(urls, CANONICAL_URL_RE2)
 
-# %% ../nbs/12b_arrow.ipynb 30
+# %% ../nbs/12b_arrow.ipynb 33
 REPAIR_RE2 = '^[A-Za-z][A-Za-z0-9+.\\-]*://[A-Za-z0-9_~.\\-]*(?::[0-9]*)?(?:[/?#]|$)'
 _ORIGIN_RE2 = '^([^:/?#]*://[^/?#]*)'
 
@@ -151,7 +160,7 @@ def default_port_re2() -> str:
 DEFAULT_PORT_RE2 = default_port_re2()
 _PORT_GROUPS = ''.join(f'\\{i}' for i in range(1, re.compile(DEFAULT_PORT_RE2).groups + 1))
 
-# %% ../nbs/12b_arrow.ipynb 31
+# %% ../nbs/12b_arrow.ipynb 34
 def repair_tier(urls: pa.Array) -> pa.Array:
     "`urls` with `scheme://host` lower-cased, a default or empty port dropped and `/` for an empty path."
     origin = pc.replace_substring_regex(urls, _ORIGIN_RE2 + '(?s:.*)$', '\\1')
@@ -160,50 +169,107 @@ def repair_tier(urls: pa.Array) -> pa.Array:
     empty, slash = pa.scalar('', urls.type), pa.scalar('/', urls.type)
     return pc.binary_join_element_wise(origin, pc.if_else(pc.starts_with(rest, '/'), empty, slash), rest, empty)
 
-# %% ../nbs/12b_arrow.ipynb 34
+# %% ../nbs/12b_arrow.ipynb 37
 MOST_STEPS = 16                     # links with more `../` steps go to the loop
 
 
-def link_prefixes(bases: pa.Array, steps: int) -> list[pa.Array]:
-    "What a clean link's answer starts with against each of `bases`: fragment, query, rooted, absolute, relative 0..`steps`."
-    bases = pc.if_else(identity_tier(bases), bases, None)              # canonical bases only
-    through_query = pc.replace_substring_regex(bases, '#.*$', '')
-    through_path = pc.replace_substring_regex(bases, '[?#].*$', '')
-    origin = pc.replace_substring_regex(through_path, '^([^:]*://[^/]*).*$', '\\1')
-    path = pc.replace_substring_regex(through_path, '^[^:]*://[^/]*', '')
-    ups = [pc.binary_join_element_wise(
-        origin, pc.replace_substring_regex(path, f'(?:/[^/]*){{1,{k + 1}}}$', ''),
-        pa.scalar('/', bases.type), pa.scalar('', bases.type))
-        for k in range(1, steps + 1)]
-    directory = pc.replace_substring_regex(through_path, '[^/]*$', '')
-    empty = pc.if_else(pc.is_valid(bases), '', None).cast(bases.type)
-    return [through_query, through_path, origin, empty, directory, *ups]
+def _offsets(strings: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    "The start of each string of `strings` in its data buffer, and that buffer's bytes."
+    _, offsets, data = strings.buffers()
+    wide = np.int64 if pa.types.is_large_string(strings.type) else np.int32
+    starts = np.frombuffer(offsets, wide)[strings.offset:strings.offset + len(strings) + 1]
+    return starts.astype(np.int64), np.frombuffer(data, np.uint8) if data else np.zeros(0, np.uint8)
 
-# %% ../nbs/12b_arrow.ipynb 36
-def _kinds(links: pa.Array, text: pa.Array) -> np.ndarray:
-    "Each link's place in `link_prefixes`' list: by its first character, else absolute or relative."
-    first = pc.utf8_slice_codeunits(links, 0, 1)
-    steps = (pc.binary_length(links).fill_null(0).to_numpy()
-             - pc.binary_length(text).fill_null(0).to_numpy()) // 3
-    return np.select([pc.equal(first, c).fill_null(False).to_numpy(zero_copy_only=False) for c in '#?/']
-                     + [identity_tier(links).to_numpy(zero_copy_only=False)], [0, 1, 2, 3], 4 + steps)
+# %% ../nbs/12b_arrow.ipynb 38
+def _first(data: np.ndarray, char: str, start: np.ndarray, length: np.ndarray) -> np.ndarray:
+    "The place of the first `char` in each string (`start`, `length`) of `data`, else its length."
+    at = np.flatnonzero(data == ord(char))
+    first = np.append(at, len(data))[np.searchsorted(at, start)] - start
+    return np.minimum(first, length)
 
-# %% ../nbs/12b_arrow.ipynb 37
+# %% ../nbs/12b_arrow.ipynb 39
+def link_prefixes(bases: pa.Array, steps: int) -> np.ndarray:
+    "How much of each base a clean link's answer starts with: fragment, query, rooted, absolute, relative 0..`steps`."
+    offsets, data = _offsets(bases)
+    start, length = offsets[:-1], np.diff(offsets)
+    canonical = identity_tier(bases).to_numpy(zero_copy_only=False)
+    table = np.full((len(bases), 5 + steps), -1, dtype=np.int64)
+    if not canonical.any():
+        return table
+    through_query = _first(data, '#', start, length)
+    through_path = np.minimum(_first(data, '?', start, length), through_query)
+    slashes = np.flatnonzero(data == ord('/'))
+    first = np.where(canonical, np.searchsorted(slashes, start) + 2, 0)     # the path's first `/`
+    last = np.where(canonical, np.searchsorted(slashes, start + through_path) - 1, 0)     # its last
+    ups = [slashes[np.maximum(last - k, first)] - start + 1 for k in range(steps + 1)]
+    parts = np.stack([through_query, through_path, slashes[first] - start, 0 * start, *ups], axis=1)
+    table[canonical] = parts[canonical]
+    return table
+
+# %% ../nbs/12b_arrow.ipynb 41
+def _kinds(links: pa.Array, clean: np.ndarray) -> np.ndarray:
+    "Each link's column of `link_prefixes`: its first character, else absolute, else relative by its steps."
+    steps = np.zeros(len(links), dtype=np.int64)
+    rows = np.flatnonzero(pc.starts_with(links, '../').fill_null(False).to_numpy(zero_copy_only=False))
+    up = links.take(pa.array(rows))
+    for k in range(1, MOST_STEPS + 1):         # the rows with k steps or more, among the last ones
+        more = pc.starts_with(up, '../' * k).to_numpy(zero_copy_only=False)
+        if not more.any():
+            break
+        steps[rows[more]] += 1
+        rows, up = rows[more], up.filter(pa.array(more))
+    absolute = np.zeros(len(links), dtype=bool)             # no clean link is absolute
+    absolute[~clean] = identity_tier(links.filter(pa.array(~clean))).to_numpy(zero_copy_only=False)
+    return np.select([pc.starts_with(links, c).fill_null(False).to_numpy(zero_copy_only=False) for c in '#?/']
+                     + [absolute], [0, 1, 2, 3], 4 + steps)
+
+# %% ../nbs/12b_arrow.ipynb 42
+def _views(strings: pa.Array, start: np.ndarray, length: np.ndarray) -> pa.Array:
+    "Strings of `length` bytes from `start` of the data of `strings`, as `string_view`s of it (no copy)."
+    data = np.concatenate([_offsets(strings)[1], np.zeros(12, np.uint8)])     # 12 bytes from any start
+    n = len(start)
+    views = np.zeros((n, 16), np.uint8)                # length, then 12 bytes inline, or 4 and a place
+    views[:, :4] = length.astype('<i4').view(np.uint8).reshape(n, 4)
+    head = np.lib.stride_tricks.sliding_window_view(data, 12)[start]
+    short = length <= 12
+    views[short, 4:] = np.where(np.arange(12) < length[short, None], head[short], 0)
+    views[~short, 4:8] = head[~short, :4]
+    views[~short, 12:] = start[~short].astype('<i4').view(np.uint8).reshape(-1, 4)
+    return pa.Array.from_buffers(pa.string_view(), n, [None, pa.py_buffer(views), strings.buffers()[2]])
+
+# %% ../nbs/12b_arrow.ipynb 44
+def encoded_links(links: pa.Array) -> pa.Array:
+    "`links` (of `ENCODED_LINK_RE2`) with each of `ENCODED_CHARS` percent-encoded."
+    for c, escape in ENCODED_CHARS.items():
+        links = pc.replace_substring(links, c, escape)
+    return links
+
+# %% ../nbs/12b_arrow.ipynb 46
 def link_tier(links: pa.Array, base_index: np.ndarray,
               bases: pa.Array) -> tuple[pa.Array, np.ndarray]:
     "The answers of the clean `links` against `bases[base_index]` (-1: none), and which rows they are."
-    text = pc.replace_substring_regex(links, UP_STEPS_RE2, '')
-    kind = _kinds(links, text)
-    clean = matches(links, CLEAN_LINK_RE2).to_numpy(zero_copy_only=False) | (kind == 3)
-    taken = clean & (base_index >= 0) & (kind < 5 + MOST_STEPS)
-    width = 5 + (int(kind[taken].max()) - 4 if taken.any() else 0)
-    table = pa.concat_arrays([p.cast(links.type) for p in link_prefixes(bases, width - 5)])
-    cell = np.where(taken, np.minimum(kind, width - 1) * len(bases) + base_index, 0)
-    prefix = table.take(pa.array(cell)) if len(table) else pa.nulls(len(links), links.type)
-    taken &= pc.is_valid(prefix).to_numpy(zero_copy_only=False)
-    return pc.binary_join_element_wise(prefix, text, pa.scalar('', links.type)), taken
+    clean = matches(links, CLEAN_LINK_RE2).to_numpy(zero_copy_only=False)
+    encoded = np.zeros(len(links), dtype=bool)
+    encoded[~clean] = matches(links.filter(pa.array(~clean)), ENCODED_LINK_RE2).to_numpy(zero_copy_only=False)
+    if encoded.any():
+        links = pc.replace_with_mask(links, pa.array(encoded), encoded_links(links.filter(pa.array(encoded))))
+        clean |= encoded
+    kind = _kinds(links, clean)
+    clean |= kind == 3
+    small = max(links.nbytes, bases.nbytes) < 2**31                  # a `string_view` offset is 32-bit
+    rows = np.flatnonzero(clean & (base_index >= 0) & (kind < 5 + MOST_STEPS) & small)
+    table = link_prefixes(bases, max(int(kind[rows].max(initial=0)) - 4, 0))
+    length = table[base_index[rows], np.minimum(kind[rows], table.shape[1] - 1)]
+    rows, length = rows[length >= 0], length[length >= 0]
+    taken = np.zeros(len(links), dtype=bool)
+    taken[rows] = True
+    offsets, steps = _offsets(links)[0], 3 * np.maximum(kind[rows] - 4, 0)
+    prefix = _views(bases, _offsets(bases)[0][base_index[rows]], length)
+    text = _views(links, offsets[rows] + steps, offsets[rows + 1] - offsets[rows] - steps)
+    return pc.binary_join_element_wise(prefix.cast(links.type), text.cast(links.type),
+                                       pa.scalar('', links.type)), taken
 
-# %% ../nbs/12b_arrow.ipynb 40
+# %% ../nbs/12b_arrow.ipynb 49
 SMALL_BATCH = 2_000
 
 
@@ -215,7 +281,7 @@ def _by_loop(urls: pa.Array, bases: list | None, charset: str | None, browser: s
     return pa.array([url_to_canon_url(u, b, charset, browser)
                      for u, b in zip(links, bases, strict=True)], urls.type)
 
-# %% ../nbs/12b_arrow.ipynb 41
+# %% ../nbs/12b_arrow.ipynb 50
 def _absolute(urls: pa.Array, charset: str | None, browser: str, tiers: bool) -> pa.Array:
     "The answers for `urls` without a base: identity, repair (not in a small batch), the loop."
     pending = pc.is_valid(urls)
@@ -233,7 +299,7 @@ def _absolute(urls: pa.Array, charset: str | None, browser: str, tiers: bool) ->
     answers = pc.replace_with_mask(answers, loop, _by_loop(rest.filter(loop), None, charset, browser))
     return pc.replace_with_mask(urls, pending, answers)
 
-# %% ../nbs/12b_arrow.ipynb 42
+# %% ../nbs/12b_arrow.ipynb 51
 def _base_index(base, n: int) -> tuple[np.ndarray, pa.Array]:
     "The page URLs as an index into the distinct ones (-1: none): one `str`, or an array of `n`."
     if isinstance(base, str):
@@ -247,7 +313,7 @@ def _base_index(base, n: int) -> tuple[np.ndarray, pa.Array]:
     index = pc.fill_null(base.indices, -1).to_numpy(zero_copy_only=False).astype(np.int64)
     return index, _strings(base.dictionary, 'base')
 
-# %% ../nbs/12b_arrow.ipynb 43
+# %% ../nbs/12b_arrow.ipynb 52
 def _links(links: pa.Array, base, charset: str | None, browser: str, tiers: bool) -> pa.Array:
     "The answers for `links` against `base`: the link tier, then the loop."
     index, bases = _base_index(base, len(links))
@@ -256,10 +322,11 @@ def _links(links: pa.Array, base, charset: str | None, browser: str, tiers: bool
     rows = np.flatnonzero(loop)
     by_row = bases.take(pa.array(index[rows], mask=index[rows] < 0)).to_pylist()
     looped = _by_loop(links.take(pa.array(rows)), by_row, charset, browser)
-    answers = pc.if_else(pa.array(taken), answers, pa.nulls(len(links), links.type))
-    return pc.replace_with_mask(answers, pa.array(loop), looped)
+    place = np.full(len(links), len(answers) + len(looped))              # null: the last row
+    place[taken], place[rows] = np.arange(len(answers)), len(answers) + np.arange(len(looped))
+    return pa.concat_arrays([answers, looped, pa.nulls(1, links.type)]).take(pa.array(place))
 
-# %% ../nbs/12b_arrow.ipynb 44
+# %% ../nbs/12b_arrow.ipynb 53
 def _strings(array, name: str) -> pa.Array:
     "`array` as one Arrow array of strings (`string`, `large_string`; nulls alone), else `TypeError`."
     if isinstance(array, pa.ChunkedArray):
@@ -273,7 +340,7 @@ def _strings(array, name: str) -> pa.Array:
                         + (f' of {array.type}' if isinstance(array, pa.Array) else ''))
     return array
 
-# %% ../nbs/12b_arrow.ipynb 45
+# %% ../nbs/12b_arrow.ipynb 54
 def canonicalize_arrow(
     urls,  # a pyarrow `string` or `large_string` array, or a chunked array of them
     base=None,  # None, one page URL `str`, or an array of them (one per row; dictionary-encoded too)
