@@ -18,9 +18,9 @@ from .site_keys import site_key
 
 # %% auto 0
 __all__ = ['INSTALL_SCRAPY', 'SETTING_PREFIX', 'STRING_STEPS', 'CRAWLED_SCHEMES', 'LINKS_DROPPED', 'SITES_SETTING',
-           'url_key_from_settings', 'by_string', 'key_by_string', 'RequestFingerprinter', 'encodings_by_codec',
-           'response_charset', 'page_selector', 'document_base', 'BrowserLinkExtractor', 'sites_of',
-           'SiteFilterMiddleware']
+           'url_key_from_settings', 'by_string', 'key_by_string', 'request_digest', 'RequestFingerprinter',
+           'encodings_by_codec', 'response_charset', 'page_selector', 'document_base', 'BrowserLinkExtractor',
+           'sites_of', 'SiteFilterMiddleware']
 
 # %% ../nbs/13_scrapy.ipynb 7
 INSTALL_SCRAPY = "pip install 'weburl-nb[scrapy]'"
@@ -62,7 +62,7 @@ def by_string(key: UrlKey) -> bool:
     "Whether `key` asks for no step but those of `STRING_STEPS`."
     return not any(getattr(key, s.option) for s in KEY_STEPS if s.label not in STRING_STEPS)
 
-
+# %% ../nbs/13_scrapy.ipynb 13
 def key_by_string(key: UrlKey, canon: str) -> str:
     "`key.of_canonical(canon)` for a key that `by_string` accepts, on the text of `canon`."
     rest, hash_mark, fragment = canon.partition('#')
@@ -76,7 +76,19 @@ def key_by_string(key: UrlKey, canon: str) -> str:
         rest = head if kept is None else f'{head}?{kept}'
     return rest if key.drop_fragment or not hash_mark else f'{rest}#{fragment}'    # K13
 
-# %% ../nbs/13_scrapy.ipynb 15
+# %% ../nbs/13_scrapy.ipynb 16
+def request_digest(request: Request, url: str, include_headers: tuple[bytes, ...] = ()) -> bytes:
+    "SHA-1 of `request`'s method, `url` (its key), the headers named (lower case) and its body."
+    h = hashlib.sha1(f'{request.method} {url}\n'.encode('utf-8', 'surrogatepass'))
+    for name in include_headers:
+        values = request.headers.getlist(name)
+        h.update(b'%s %d\n' % (name, len(values)))
+        for value in values:
+            h.update(b'%d:%s\n' % (len(value), value))
+    h.update(request.body)
+    return h.digest()
+
+# %% ../nbs/13_scrapy.ipynb 17
 class RequestFingerprinter:
     "Scrapy's `REQUEST_FINGERPRINTER_CLASS` by the spec: SHA-1 of method, URL key, headers, body."
 
@@ -112,22 +124,11 @@ class RequestFingerprinter:
         "The SHA-1 digest of `request` (20 bytes), computed once per request."
         fp = self.cache.get(request)
         if fp is None:
-            fp = self.cache[request] = self.digest(request)
+            url = request.url if request.meta.get('verbatim_url') else self.url_key(request.url)
+            fp = self.cache[request] = request_digest(request, url, self.include_headers)
         return fp
 
-    def digest(self, request: Request) -> bytes:
-        "SHA-1 of the method, the URL key, the headers asked for and the body."
-        url = request.url if request.meta.get('verbatim_url') else self.url_key(request.url)
-        h = hashlib.sha1(f'{request.method} {url}\n'.encode('utf-8', 'surrogatepass'))
-        for name in self.include_headers:
-            values = request.headers.getlist(name)
-            h.update(b'%s %d\n' % (name, len(values)))
-            for value in values:
-                h.update(b'%d:%s\n' % (len(value), value))
-        h.update(request.body)
-        return h.digest()
-
-# %% ../nbs/13_scrapy.ipynb 23
+# %% ../nbs/13_scrapy.ipynb 25
 @lru_cache(maxsize=None)
 def encodings_by_codec() -> dict[str, str]:
     "Each Python codec that w3lib resolves a label to, and the encoding the label names."
@@ -138,7 +139,7 @@ def encodings_by_codec() -> dict[str, str]:
             found.setdefault(codec, name)
     return found
 
-
+# %% ../nbs/13_scrapy.ipynb 26
 def response_charset(response) -> str | None:
     "A label of the encoding of Scrapy's `response` (`None`: none known, UTF-8)."
     codec = getattr(response, 'encoding', None)
@@ -150,7 +151,7 @@ def response_charset(response) -> str | None:
         return None
     return encodings_by_codec().get(codec)
 
-# %% ../nbs/13_scrapy.ipynb 28
+# %% ../nbs/13_scrapy.ipynb 31
 def page_selector(response) -> Selector:
     "The selector of `response`; a fresh one where Scrapy's fails on the page's `<base href>`."
     try:
@@ -158,7 +159,7 @@ def page_selector(response) -> Selector:
     except ValueError:
         return Selector(text=response.text, type='html', base_url=response.url)
 
-
+# %% ../nbs/13_scrapy.ipynb 32
 def document_base(response, charset: str | None = None, browser: str = 'this') -> str:
     "The URL the links of `response` resolve against: its first `<base href>`, else its URL."
     href = page_selector(response).xpath('(//base[@href])[1]/@href').get()
@@ -168,7 +169,7 @@ def document_base(response, charset: str | None = None, browser: str = 'this') -
             return base
     return response.url
 
-# %% ../nbs/13_scrapy.ipynb 30
+# %% ../nbs/13_scrapy.ipynb 34
 CRAWLED_SCHEMES = frozenset({'http', 'https', 'file', 'ftp'})   # the schemes Scrapy's extractor keeps
 LINKS_DROPPED = 'weburl/links_dropped'                            # the stats key of invalid links
 
@@ -211,7 +212,7 @@ class BrowserLinkExtractor:
             self.stats.inc_value(LINKS_DROPPED, dropped)
         return links
 
-# %% ../nbs/13_scrapy.ipynb 33
+# %% ../nbs/13_scrapy.ipynb 37
 SITES_SETTING = SETTING_PREFIX + 'ALLOWED_SITES'
 
 
@@ -225,7 +226,7 @@ def sites_of(names) -> frozenset[str]:
         sites.add(key)
     return frozenset(sites)
 
-# %% ../nbs/13_scrapy.ipynb 35
+# %% ../nbs/13_scrapy.ipynb 39
 class SiteFilterMiddleware(OffsiteMiddleware):
     "Scrapy's offsite filter by site: a request passes if its site key is an allowed site's."
 
