@@ -21,7 +21,7 @@ from .shortcuts import FRAGMENT_CHAR, LINK_PATH_CHAR, PATH_CHAR, QUERY_CHAR
 # %% auto 0
 __all__ = ['PRINTABLE', 'HEX', 'LETTERS', 'DIGITS', 'SCHEME_RE2', 'LABEL_CHARS', 'HOST_RE2', 'KEPT_ESCAPE_RE2', 'PATH_RE2',
            'TAIL_RE2', 'CANONICAL_URL_RE2', 'UP_STEPS_RE2', 'CLEAN_LINK_RE2', 'ENCODED_LINK_RE2', 'ENCODED_CHARS',
-           'REPAIR_RE2', 'DEFAULT_PORT_RE2', 'MOST_STEPS', 'SMALL_BATCH', 'chars_of', 're2_class', 'kept_escape_re2',
+           'MOST_STEPS', 'REPAIR_RE2', 'DEFAULT_PORT_RE2', 'SMALL_BATCH', 'chars_of', 're2_class', 'kept_escape_re2',
            'dotless', 'not_words', 'matches', 'identity_tier', 'default_port_re2', 'repair_tier', 'link_prefixes',
            'encoded_links', 'link_tier', 'canonicalize_arrow']
 
@@ -143,8 +143,32 @@ def identity_tier(urls: pa.Array) -> pa.BooleanArray:
     return matches(urls, CANONICAL_URL_RE2)
 
 # %% ../nbs/12b_arrow.ipynb 33
-REPAIR_RE2 = '^[A-Za-z][A-Za-z0-9+.\\-]*://[A-Za-z0-9_~.\\-]*(?::[0-9]*)?(?:[/?#]|$)'
-_ORIGIN_RE2 = '^([^:/?#]*://[^/?#]*)'
+MOST_STEPS = 16                     # links with more `../` steps go to the loop
+
+
+def _offsets(strings: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    "The start of each string of `strings` in its data buffer, and that buffer's bytes."
+    _, offsets, data = strings.buffers()
+    wide = np.int64 if pa.types.is_large_string(strings.type) else np.int32
+    starts = np.frombuffer(offsets, wide)[strings.offset:strings.offset + len(strings) + 1]
+    return starts.astype(np.int64), np.frombuffer(data, np.uint8) if data else np.zeros(0, np.uint8)
+
+# %% ../nbs/12b_arrow.ipynb 34
+def _views(strings: pa.Array, start: np.ndarray, length: np.ndarray) -> pa.Array:
+    "Strings of `length` bytes from `start` of the data of `strings`, as `string_view`s of it (no copy)."
+    data = np.concatenate([_offsets(strings)[1], np.zeros(12, np.uint8)])     # 12 bytes from any start
+    n = len(start)
+    views = np.zeros((n, 16), np.uint8)                # length, then 12 bytes inline, or 4 and a place
+    views[:, :4] = length.astype('<i4').view(np.uint8).reshape(n, 4)
+    head = np.lib.stride_tricks.sliding_window_view(data, 12)[start]
+    short = length <= 12
+    views[short, 4:] = np.where(np.arange(12) < length[short, None], head[short], 0)
+    views[~short, 4:8] = head[~short, :4]
+    views[~short, 12:] = start[~short].astype('<i4').view(np.uint8).reshape(-1, 4)
+    return pa.Array.from_buffers(pa.string_view(), n, [None, pa.py_buffer(views), strings.buffers()[2]])
+
+# %% ../nbs/12b_arrow.ipynb 36
+REPAIR_RE2 = f'^[A-Za-z][A-Za-z0-9+.\\-]*://[A-Za-z0-9_~.\\-]*(?::[0-9]*)?(?:/{PATH_RE2})?{TAIL_RE2}$'
 
 
 def default_port_re2() -> str:
@@ -160,34 +184,28 @@ def default_port_re2() -> str:
 DEFAULT_PORT_RE2 = default_port_re2()
 _PORT_GROUPS = ''.join(f'\\{i}' for i in range(1, re.compile(DEFAULT_PORT_RE2).groups + 1))
 
-# %% ../nbs/12b_arrow.ipynb 34
+# %% ../nbs/12b_arrow.ipynb 37
 def repair_tier(urls: pa.Array) -> pa.Array:
     "`urls` with `scheme://host` lower-cased, a default or empty port dropped and `/` for an empty path."
-    origin = pc.replace_substring_regex(urls, _ORIGIN_RE2 + '(?s:.*)$', '\\1')
-    origin = pc.replace_substring_regex(pc.ascii_lower(origin), DEFAULT_PORT_RE2, _PORT_GROUPS)
-    rest = pc.replace_substring_regex(urls, _ORIGIN_RE2, '')
+    offsets, data = _offsets(urls)
+    start, length = offsets[:-1], np.diff(offsets)
+    host = start + pc.find_substring(urls, '://').fill_null(0).to_numpy() + 3
+    ends = np.flatnonzero((data == ord('/')) | (data == ord('?')) | (data == ord('#')))
+    cut = np.minimum(np.append(ends, len(data))[np.searchsorted(ends, host)], start + length) - start
+    origin = pc.ascii_lower(_views(urls, start, cut).cast(urls.type))
+    origin = pc.replace_substring_regex(origin, DEFAULT_PORT_RE2, _PORT_GROUPS)
+    rest = _views(urls, start + cut, length - cut).cast(urls.type)
     empty, slash = pa.scalar('', urls.type), pa.scalar('/', urls.type)
     return pc.binary_join_element_wise(origin, pc.if_else(pc.starts_with(rest, '/'), empty, slash), rest, empty)
 
-# %% ../nbs/12b_arrow.ipynb 37
-MOST_STEPS = 16                     # links with more `../` steps go to the loop
-
-
-def _offsets(strings: pa.Array) -> tuple[np.ndarray, np.ndarray]:
-    "The start of each string of `strings` in its data buffer, and that buffer's bytes."
-    _, offsets, data = strings.buffers()
-    wide = np.int64 if pa.types.is_large_string(strings.type) else np.int32
-    starts = np.frombuffer(offsets, wide)[strings.offset:strings.offset + len(strings) + 1]
-    return starts.astype(np.int64), np.frombuffer(data, np.uint8) if data else np.zeros(0, np.uint8)
-
-# %% ../nbs/12b_arrow.ipynb 38
+# %% ../nbs/12b_arrow.ipynb 40
 def _first(data: np.ndarray, char: str, start: np.ndarray, length: np.ndarray) -> np.ndarray:
     "The place of the first `char` in each string (`start`, `length`) of `data`, else its length."
     at = np.flatnonzero(data == ord(char))
     first = np.append(at, len(data))[np.searchsorted(at, start)] - start
     return np.minimum(first, length)
 
-# %% ../nbs/12b_arrow.ipynb 39
+# %% ../nbs/12b_arrow.ipynb 41
 def link_prefixes(bases: pa.Array, steps: int) -> np.ndarray:
     "How much of each base a clean link's answer starts with: fragment, query, rooted, absolute, relative 0..`steps`."
     offsets, data = _offsets(bases)
@@ -206,7 +224,7 @@ def link_prefixes(bases: pa.Array, steps: int) -> np.ndarray:
     table[canonical] = parts[canonical]
     return table
 
-# %% ../nbs/12b_arrow.ipynb 41
+# %% ../nbs/12b_arrow.ipynb 43
 def _kinds(links: pa.Array, clean: np.ndarray) -> np.ndarray:
     "Each link's column of `link_prefixes`: its first character, else absolute, else relative by its steps."
     steps = np.zeros(len(links), dtype=np.int64)
@@ -222,20 +240,6 @@ def _kinds(links: pa.Array, clean: np.ndarray) -> np.ndarray:
     absolute[~clean] = identity_tier(links.filter(pa.array(~clean))).to_numpy(zero_copy_only=False)
     return np.select([pc.starts_with(links, c).fill_null(False).to_numpy(zero_copy_only=False) for c in '#?/']
                      + [absolute], [0, 1, 2, 3], 4 + steps)
-
-# %% ../nbs/12b_arrow.ipynb 42
-def _views(strings: pa.Array, start: np.ndarray, length: np.ndarray) -> pa.Array:
-    "Strings of `length` bytes from `start` of the data of `strings`, as `string_view`s of it (no copy)."
-    data = np.concatenate([_offsets(strings)[1], np.zeros(12, np.uint8)])     # 12 bytes from any start
-    n = len(start)
-    views = np.zeros((n, 16), np.uint8)                # length, then 12 bytes inline, or 4 and a place
-    views[:, :4] = length.astype('<i4').view(np.uint8).reshape(n, 4)
-    head = np.lib.stride_tricks.sliding_window_view(data, 12)[start]
-    short = length <= 12
-    views[short, 4:] = np.where(np.arange(12) < length[short, None], head[short], 0)
-    views[~short, 4:8] = head[~short, :4]
-    views[~short, 12:] = start[~short].astype('<i4').view(np.uint8).reshape(-1, 4)
-    return pa.Array.from_buffers(pa.string_view(), n, [None, pa.py_buffer(views), strings.buffers()[2]])
 
 # %% ../nbs/12b_arrow.ipynb 44
 def encoded_links(links: pa.Array) -> pa.Array:
@@ -284,20 +288,24 @@ def _by_loop(urls: pa.Array, bases: list | None, charset: str | None, browser: s
 # %% ../nbs/12b_arrow.ipynb 50
 def _absolute(urls: pa.Array, charset: str | None, browser: str, tiers: bool) -> pa.Array:
     "The answers for `urls` without a base: identity, repair (not in a small batch), the loop."
-    pending = pc.is_valid(urls)
+    pending = pc.is_valid(urls).to_numpy(zero_copy_only=False)
     if tiers:
-        pending = pc.and_(pc.invert(identity_tier(urls)), pending)
-    rest = urls.filter(pending)
-    answers, loop = rest, pa.array(np.ones(len(rest), dtype=bool))
-    if tiers and len(urls) >= SMALL_BATCH and len(rest):
-        candidate = matches(rest, REPAIR_RE2)
-        repaired = repair_tier(rest.filter(candidate))
-        ok = identity_tier(repaired)
-        took = pc.replace_with_mask(candidate, candidate, ok)
-        answers = pc.replace_with_mask(rest, took, repaired.filter(ok))
-        loop = pc.invert(took)
-    answers = pc.replace_with_mask(answers, loop, _by_loop(rest.filter(loop), None, charset, browser))
-    return pc.replace_with_mask(urls, pending, answers)
+        pending &= ~identity_tier(urls).to_numpy(zero_copy_only=False)
+    rows = np.flatnonzero(pending)
+    if not len(rows):
+        return urls                                     # every row its own answer (or null)
+    rest, fixed = urls.take(pa.array(rows)), np.zeros(len(rows), dtype=bool)
+    repaired = rest[:0]
+    if tiers and len(urls) >= SMALL_BATCH and rest.nbytes < 2**31:
+        candidate = np.flatnonzero(matches(rest, REPAIR_RE2).to_numpy(zero_copy_only=False))
+        repaired = repair_tier(rest.take(pa.array(candidate)))
+        ok = identity_tier(repaired).to_numpy(zero_copy_only=False)
+        fixed[candidate[ok]] = True
+        repaired = repaired.filter(pa.array(ok))
+    looped = _by_loop(rest.filter(pa.array(~fixed)), None, charset, browser)
+    place = np.where(fixed, np.cumsum(fixed) - 1, len(repaired) + np.cumsum(~fixed) - 1)
+    answers = pa.concat_arrays([repaired, looped]).take(pa.array(place))
+    return pc.replace_with_mask(urls, pa.array(pending), answers)
 
 # %% ../nbs/12b_arrow.ipynb 51
 def _base_index(base, n: int) -> tuple[np.ndarray, pa.Array]:
