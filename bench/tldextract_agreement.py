@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import messy
 
 from weburl_nb.entry import url_to_canon_url
-from weburl_nb.site_keys import _IPV4, _ascii_name, canonical_host, parse_suffix_list, site_parts, suffix_labels, suffix_list
+from weburl_nb.site_keys import _IPV4, _ascii_name, canonical_host, parse_suffix_list, site_parts, suffix_list, suffix_start
 
 DATA = Path(os.environ.get('WEBURL_BENCHDATA') or Path(__file__).resolve().parents[2] / 'shared' / 'bench')
 TARGET = 0.995
@@ -78,9 +78,8 @@ def their_list():
 def ours_with(rules, host: str) -> str | None:
     "The registrable domain of a canonical name `host` under `rules` (steps 2-7)."
     name = _ascii_name(host.rstrip('.')).lower()
-    count = suffix_labels(name, rules)
-    labels = name.split('.')
-    return '.'.join(labels[-count - 1:]) if len(labels) > count else None
+    start = suffix_start(name, rules)
+    return name[name.rfind('.', 0, start - 1) + 1:] if start else None
 
 
 def same_host_class(host: str, ours: str | None, them: str | None, old_rules, private: bool) -> str:
@@ -95,7 +94,7 @@ def same_host_class(host: str, ours: str | None, them: str | None, old_rules, pr
         return "list version (tldextract's snapshot is older)"
     rules = suffix_list().both if private else suffix_list().icann
     name = _ascii_name(host.rstrip('.')).lower()
-    if suffix_labels(name, rules) == 1 and name.rpartition('.')[2] not in rules.plain:
+    if suffix_start(name, rules) == name.rfind('.') + 1 and name.rpartition('.')[2] not in rules.plain:
         return UNLISTED
     return 'other'
 

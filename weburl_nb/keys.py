@@ -8,14 +8,17 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
-from functools import partial
+from dataclasses import dataclass
+from functools import lru_cache, partial
 from typing import NamedTuple
+from urllib.parse import unquote_to_bytes
 
 from .engine_hosts import canonicalize_host
 from .entry import check_arguments, url_to_canon_url
 from .parsing import ParsedURL, parse_url
 from .serialization import serialize_parsed_url
+from .shortcuts import canonical_url_pattern
+from .support import LazyRegex
 from .trace import Step, register
 
 # %% auto 0
@@ -23,11 +26,13 @@ __all__ = ['IA_KEEPS', 'IA_DROPPED_PORTS', 'QUERY_SESSIONS', 'TRACKING_LISTS', '
            'KEY_STEPS', 'IA_KEY', 'SURT_STYLES', 'unescape_then_escape', 'trim_host_dots', 'merge_path_segments',
            'lowercase', 'strip_www', 'drop_user_info', 'strip_path_session_id', 'strip_trailing_slash',
            'strip_query_session_ids', 'sort_query', 'drop_empty_query', 'TrackingParam', 'drop_params', 'KeyStep',
-           'UrlKey', 'url_key', 'ia_surt_form', 'surt_host', 'surt', 'precise_surt_form', 'same_resource']
+           'UrlKey', 'url_key', 'ia_surt_form', 'canonical_parts', 'canonical_with_parts', 'ia_surt_key', 'surt_host',
+           'surt', 'precise_surt_form', 'same_resource']
 
 # %% ../nbs/15_keys.ipynb 7
 _HEX = frozenset(b'0123456789abcdefABCDEF')
 IA_KEEPS = frozenset(range(0x21, 0x7F)) - frozenset(b'#%')   # printable, but `#`, `%`
+_IA_ESCAPES = {b: f'%{b:02X}' for b in range(256) if b not in IA_KEEPS}   # for `str.translate`
 
 
 def _decode_all(data: bytes) -> bytearray:
@@ -41,12 +46,21 @@ def _decode_all(data: bytes) -> bytearray:
     return out
 
 
+def _decoded(data: bytes) -> bytes:
+    "`_decode_all(data)`: up to three rounds of `unquote_to_bytes`, then `_decode_all` if need be."
+    for _ in range(3):                    # most URLs are done in one round, nested ones in two
+        if b'%' not in data or (decoded := unquote_to_bytes(data)) == data:
+            return data
+        data = decoded
+    return bytes(_decode_all(data))       # deeper nesting: one pass, in linear time
+
+
 def unescape_then_escape(s: str) -> str:
     "K1: `s` decoded until no `%XX` is left, then escaped outside `IA_KEEPS`."
     if s.isascii() and s.isprintable() and not ('%' in s or ' ' in s or '#' in s):
         return s                # nothing to decode, every byte in IA_KEEPS: as it is
-    data = _decode_all(s.encode('utf-8', 'surrogatepass'))
-    return ''.join(chr(b) if b in IA_KEEPS else f'%{b:02X}' for b in data)
+    data = _decoded(s.encode('utf-8', 'surrogatepass'))
+    return data.decode('latin-1').translate(_IA_ESCAPES)
 
 # %% ../nbs/15_keys.ipynb 10
 def trim_host_dots(host: str) -> str:
@@ -56,6 +70,8 @@ def trim_host_dots(host: str) -> str:
 
 def merge_path_segments(path: str) -> str:
     "K3: `path` without `.` and empty segments; `..` drops one, or stays at the root."
+    if path[:1] == '/' and '//' not in path and '/.' not in path:
+        return path             # no empty segment but a last one, no dot segment: as it is
     kept: list[str] = []
     for seg in path.split('/')[1:]:
         if seg == '..':
@@ -409,18 +425,69 @@ IA_KEY = UrlKey(ia=True, lowercase=True, strip_www=True, drop_user_info=True,
                 drop_empty_query=True)
 
 
-def ia_surt_form(u: ParsedURL, with_scheme: bool = False) -> str:
-    "The SURT form IA writes for `u`; a URL without a host as `scheme:path?query`."
-    query = '' if u.query is None else '?' + u.query
-    if not u.host:
-        return f'{u.scheme}:{u.path or ""}{query}'
-    host = u.host[1:-1] if u.host.startswith('[') else u.host     # IPv6: no brackets
-    host = ','.join(reversed(host.split('.')))
-    host += ':' + u.port if u.port else ''
-    rest = (u.path or '/') + query
-    return f'{u.scheme}://({host}){rest}' if with_scheme else f'{host}){rest}'
+def ia_surt_form(scheme: str, host: str | None, port: str | None, path: str | None,
+                 query: str | None, with_scheme: bool = False) -> str:
+    "The SURT form IA writes for a URL's parts; a URL without a host as `scheme:path?query`."
+    q = '' if query is None else '?' + query
+    if not host:
+        return f'{scheme}:{path or ""}{q}'
+    host = host[1:-1] if host.startswith('[') else host         # IPv6: no brackets
+    host = ','.join(reversed(host.split('.'))) + (':' + port if port else '')
+    rest = (path or '/') + q
+    return f'{scheme}://({host}){rest}' if with_scheme else f'{host}){rest}'
 
 # %% ../nbs/15_keys.ipynb 35
+# a canonical URL: scheme `:`, `//` user-info `@` host `:` port, path, `?` query, `#` fragment
+_CANON_PARTS = re.compile(r'([^:/?#]*):(?://(?:[^/?#@]*@)?(\[[^\]/?#]*\]|[^:/?#]*)(?::([0-9]*))?)?'
+                          r'([^?#]*)(?:\?([^#]*))?')
+
+
+def canonical_parts(canon: str) -> tuple:
+    "A canonical URL's scheme, host, port, path and query, as `parse_url` cuts them (no fragment)."
+    m = _CANON_PARTS.match(canon)
+    if m is None or m[2] is None:         # no `//`: `mailto:`, `javascript:`..., each by its steps
+        u = parse_url(canon)
+        return u.scheme or '', None, None, u.path or '', u.query
+    return m.groups()
+
+
+_CANONICAL_SHAPE = LazyRegex(canonical_url_pattern(groups=True))   # the first tier's shape
+
+
+def canonical_with_parts(url: str, base: str | None, charset: str | None,
+                         browser: str) -> tuple[str, tuple] | None:
+    "`url`'s canonical URL and its `canonical_parts`; the already-canonical shape read once."
+    if (base is None and charset is None and browser == 'this' and url.isascii()
+            and '/.' not in url and '..' not in url
+            and (m := _CANONICAL_SHAPE.fullmatch(url)) is not None):
+        origin, path, query = m.groups()              # as `unchanged_url`: `url` is canonical
+        colon = origin.index(':')
+        return url, (origin[:colon], origin[colon + 3:], None, path, query[1:] if query else None)
+    canon = url_to_canon_url(url, base, charset, browser)
+    return None if canon is None else (canon, canonical_parts(canon))
+
+
+def ia_surt_key(scheme: str, host: str | None, port: str | None, path: str, query: str | None,
+                keep_www: bool = False, with_scheme: bool = False) -> str:
+    "IA's key of a canonical URL's parts: `IA_KEY`'s steps on the strings, then `ia_surt_form`."
+    if host is not None:
+        host = trim_host_dots(unescape_then_escape(host))           # K1, K2
+    path = unescape_then_escape(path)                                # K1
+    if query is not None:
+        query = unescape_then_escape(query).lower()                 # K1, K4
+    if host:
+        path = merge_path_segments(path)                             # K3
+    path = path.lower()                                              # K4
+    if not keep_www and host is not None:
+        host = strip_www(host)                                       # K5
+    if IA_DROPPED_PORTS.get(scheme) == port:
+        port = None                                                  # K6
+    path = strip_trailing_slash(strip_path_session_id(path))         # K7, K8
+    if query is not None:
+        query = drop_empty_query(sort_query(strip_query_session_ids(query)))   # K9, K11, K12
+    return ia_surt_form(scheme, host, port, path, query, with_scheme)
+
+# %% ../nbs/15_keys.ipynb 37
 _WWW_PRECISE = re.compile(r'www\d*\.(?=[^.]+\.)')   # `www.`, `www12.`: two labels after
 
 
@@ -454,30 +521,32 @@ def surt(url: str, base: str | None = None, charset: str | None = None, *,
          style: str = 'precise') -> str | None:
     "The SURT key of `url`'s canonical URL (`com,example)/a?b`); `None` if it has none."
     url, base, charset, _ = check_arguments('surt', url, base, charset, browser)
-    _surt_options(style, strip_www, with_scheme)
-    canon = url_to_canon_url(url, base, charset, browser)
-    if canon is None:
+    if style != 'precise' or strip_www is not True or with_scheme is not False:
+        _surt_options(style, strip_www, with_scheme)
+    found = canonical_with_parts(url, base, charset, browser)   # the keys' route
+    if found is None:
         return None
-    u = parse_url(canon)
+    canon, (scheme, host, port, path, query) = found
     if style == 'ia':                       # the steps beyond the spec: IA's key
-        key = IA_KEY if strip_www else replace(IA_KEY, strip_www=False)
-        return ia_surt_form(key.apply(u), with_scheme)
+        return ia_surt_key(scheme, host, port, path, query, not strip_www, with_scheme)
     # departure: the Internet Archive's canonicalizer (precise: the spec's alone)
-    if not u.host:
+    if not host:
         return canon                            # step 6: no host to reorder
-    return precise_surt_form(u.scheme or '', u.host, u.port, u.path, u.query, strip_www,
-                             with_scheme)
+    return precise_surt_form(scheme, host, port, path, query, strip_www, with_scheme)
+
+
+_SURT_HOSTS = lru_cache(maxsize=1 << 16)(surt_host)    # a crawl meets its hosts again and again
 
 
 def precise_surt_form(scheme: str, host: str, port: str | None, path: str | None,
                       query: str | None, strip_www: bool = True,
                       with_scheme: bool = False) -> str:
     "The SURT key of a canonical URL's parts, `host` not empty (steps 1-5)."
-    host = surt_host(host, strip_www) + (':' + port if port else '')     # steps 1-4
+    host = _SURT_HOSTS(host, strip_www) + (':' + port if port else '')   # steps 1-4
     rest = (path or '') + ('' if query is None else '?' + query)          # step 5
     return f'{scheme}://({host},){rest}' if with_scheme else f'{host}){rest}'
 
-# %% ../nbs/15_keys.ipynb 49
+# %% ../nbs/15_keys.ipynb 51
 def _resource(name: str, url, base, charset, browser: str = 'this') -> ParsedURL | None:
     "The canonical URL of `url` without its fragment, as a `ParsedURL`; `None` if invalid."
     url, base, charset, _ = check_arguments(name, url, base, charset, browser)

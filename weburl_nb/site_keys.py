@@ -9,19 +9,20 @@ import importlib
 import importlib.resources
 import re
 from dataclasses import dataclass
-from functools import cache, lru_cache, partial
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 from .entry import check_arguments, url_to_canon_url
-from .keys import SURT_STYLES, surt, surt_host
+from .keys import SURT_STYLES, canonical_parts, canonical_with_parts, ia_surt_key, surt_host
 from .trace import Step, register
 
 # %% auto 0
-__all__ = ['SUFFIX_LIST_PACKAGE', 'SUFFIX_LIST_FILE', 'INSTALL_SITE', 'DOMAIN_SCHEMES', 'TUPLE_ORIGIN_SCHEMES',
-           'BLOB_ORIGIN_SCHEMES', 'CC_INDEX_COLUMNS', 'SuffixListMissing', 'Rules', 'SuffixList', 'parse_suffix_list',
-           'suffix_list', 'psl_version', 'suffix_labels', 'canonical_host', 'SiteParts', 'find_site_parts',
-           'site_parts', 'clear_site_caches', 'public_suffix', 'registrable_domain', 'origin_host', 'Site',
-           'origin_site', 'schemelessly_same_site', 'SiteKey', 'site_key', 'same_site', 'CCIndexColumns', 'cc_rules',
+__all__ = ['SUFFIX_LIST_PACKAGE', 'SUFFIX_LIST_FILE', 'INSTALL_SITE', 'MARK_PLAIN', 'MARK_WILDCARD', 'MARK_EXCEPTION',
+           'MARK_STEM', 'DOMAIN_SCHEMES', 'CACHED_HOSTS', 'TUPLE_ORIGIN_SCHEMES', 'BLOB_ORIGIN_SCHEMES',
+           'CC_INDEX_COLUMNS', 'SuffixListMissing', 'Rules', 'SuffixList', 'parse_suffix_list', 'suffix_list',
+           'psl_version', 'suffix_start', 'canonical_host', 'SiteParts', 'find_site_parts', 'site_parts',
+           'clear_site_caches', 'public_suffix', 'registrable_domain', 'origin_host', 'Site', 'origin_site',
+           'schemelessly_same_site', 'SiteKey', 'site_key', 'same_site', 'CCIndexColumns', 'cc_rules',
            'cc_effective_tld', 'cc_assigned_domain', 'cc_suffix_columns', 'cc_columns_of_canonical', 'cc_index_columns']
 
 # %% ../nbs/15a_site_keys.ipynb 6
@@ -40,6 +41,11 @@ class Rules(NamedTuple):
     wildcard: frozenset[str]     # `*.ck` is kept as `ck`
     exception: frozenset[str]    # `!www.ck` is kept as `www.ck`
     stems: frozenset[str]        # every name that ends some rule: where the search goes on
+    marks: dict[str, int]        # each stem: which of the four sets hold it (`MARK_*`)
+
+
+# The bits of `Rules.marks`: one look-up says what a name is
+MARK_PLAIN, MARK_WILDCARD, MARK_EXCEPTION, MARK_STEM = 1, 2, 4, 8
 
 
 class SuffixList(NamedTuple):
@@ -71,7 +77,9 @@ def _rules(names: list[str]) -> Rules:
             plain.add(rule)
     stems = {name.split('.', k)[-1] for name in plain | wildcard | exception
              for k in range(name.count('.') + 1)}
-    return Rules(frozenset(plain), frozenset(wildcard), frozenset(exception), frozenset(stems))
+    marks = {name: MARK_STEM | (MARK_PLAIN if name in plain else 0) | (MARK_WILDCARD if name in wildcard else 0)
+             | (MARK_EXCEPTION if name in exception else 0) for name in stems}
+    return Rules(frozenset(plain), frozenset(wildcard), frozenset(exception), frozenset(stems), marks)
 
 
 def parse_suffix_list(text: str, package: str = '') -> SuffixList:
@@ -117,19 +125,20 @@ def psl_version() -> str:
             f'from {SUFFIX_LIST_PACKAGE} {psl.package} (MPL-2.0)')
 
 # %% ../nbs/15a_site_keys.ipynb 11
-def suffix_labels(host: str, rules: Rules) -> int:
-    "Steps 2-6: how many of `host`'s last labels are its public suffix under `rules`."
-    best, end, count = 1, len(host), 0          # step 5: the rule `*`, one label
+def suffix_start(host: str, rules: Rules) -> int:
+    "Steps 2-6: where `host`'s public suffix under `rules` starts (0: the whole host)."
+    marks, end, below = rules.marks, len(host), 0   # `below`: the marks of the name one label shorter
+    best = host.rfind('.') + 1                      # step 5: the rule `*`, the last label
     while True:
         dot = host.rfind('.', 0, end)
-        name, count = host[dot + 1:], count + 1
-        if name in rules.exception:
-            return count - 1                    # steps 3, 6: one label fewer
-        if name in rules.plain or (count > 1 and host[end + 1:] in rules.wildcard):
-            best = count                        # step 4: the longest match so far
-        if dot < 0 or name not in rules.stems:
+        mark = marks.get(host[dot + 1:], 0)
+        if mark & MARK_EXCEPTION:
+            return end + 1                          # steps 3, 6: one label fewer
+        if mark & MARK_PLAIN or below & MARK_WILDCARD:
+            best = dot + 1                          # step 4: the longest match so far
+        if dot < 0 or not mark & MARK_STEM:
             return best
-        end = dot
+        end, below = dot, mark
 
 # %% ../nbs/15a_site_keys.ipynb 14
 # scheme `://`, user-info and `@` (a canonical user-info escapes `@`), then the host (an IPv6 literal
@@ -166,37 +175,47 @@ def _why_no_suffix(name: str, host: str) -> str | None:
     return None
 
 # %% ../nbs/15a_site_keys.ipynb 15
+_NEW_PARTS = tuple.__new__                  # `SiteParts(...)` without its Python-level `__new__`
+
+
 def find_site_parts(host: str, icann_only: bool = False) -> SiteParts:
     "The public suffix and registrable domain of a canonical `host`, its final dot kept (steps 1-8)."
-    dot = '.' if host.endswith('.') else ''
+    dot = '.' if host[-1:] == '.' else ''
     name = host[:-1] if dot else host                  # step 8: the steps run without the dot
-    if (why := _why_no_suffix(name, host)) is not None:
-        return SiteParts(None, None, why)
-    name = _ascii_name(name)
+    if not ('a' <= name[-1:] <= 'z' and name[:1] != '.' and '..' not in name) and (
+            why := _why_no_suffix(name, host)) is not None:     # a letter last: a name, if no ..
+        return _NEW_PARTS(SiteParts, (None, None, why))
+    if not name.isascii():
+        name = _ascii_name(name)
     psl = suffix_list()
-    rules = psl.icann if icann_only else psl.both       # step 1
-    count = max(suffix_labels(name, rules), 1)         # steps 2-6
-    cut = len(name)
-    for _ in range(count):                              # the suffix: after the count-th dot
-        cut = name.rfind('.', 0, cut)
-    if cut < 0:
-        return SiteParts(name + dot, None, f'{name + dot!r} is a public suffix: no label before it')
-    return SiteParts(name[cut + 1:] + dot, name[name.rfind('.', 0, cut) + 1:] + dot, None)  # 7, 8
+    start = suffix_start(name, psl.icann if icann_only else psl.both)     # steps 1-6
+    if start == 0:
+        return _NEW_PARTS(SiteParts, (name + dot, None, f'{name + dot!r} is a public suffix: '
+                                                        'no label before it'))
+    domain = name[name.rfind('.', 0, start - 1) + 1:]                      # step 7
+    return _NEW_PARTS(SiteParts, (name[start:] + dot, domain + dot, None))  # step 8
 
 
-# A crawl meets the same hosts again and again: one cache per section, keyed by the host alone
-_ALL_PARTS = lru_cache(maxsize=1 << 16)(partial(find_site_parts, icann_only=False))
-_ICANN_PARTS = lru_cache(maxsize=1 << 16)(partial(find_site_parts, icann_only=True))
+# A crawl meets the same hosts again and again: the answers for a host, one table per section
+_PARTS: tuple[dict[str, SiteParts], dict[str, SiteParts]] = ({}, {})    # both sections; ICANN
+CACHED_HOSTS = 1 << 16                # per section; a full table is emptied and filled anew
 
 
 def site_parts(host: str, icann_only: bool = False) -> SiteParts:
     "`find_site_parts`, its answers kept for the hosts seen last."
-    return (_ICANN_PARTS if icann_only else _ALL_PARTS)(host)
+    table = _PARTS[icann_only]
+    if (parts := table.get(host)) is None:
+        if len(table) >= CACHED_HOSTS:
+            table.clear()
+        parts = table[host] = find_site_parts(host, icann_only)
+    return parts
 
 
 def clear_site_caches() -> None:
     "Forget every cached answer (the list is read again on the next call)."
-    for cached in (suffix_list, _ICANN_PARTS, _ALL_PARTS):
+    for table in _PARTS:
+        table.clear()
+    for cached in (suffix_list, cc_rules, _host_columns):
         cached.cache_clear()
 
 # %% ../nbs/15a_site_keys.ipynb 17
@@ -211,26 +230,26 @@ def _site_parts(func: str, url, base, charset, browser: str, icann_only) -> Site
     "The `SiteParts` of `url`'s canonical host if it is a domain or an address, checked for `func`."
     if icann_only is not True and icann_only is not False:
         _checked_flag(func, 'icann_only', icann_only)
-    url, base, charset, _ = check_arguments(func, url, base, charset, browser)
-    canon = url_to_canon_url(url, base, charset, browser)
-    m = None if canon is None else _CANON_HOST.match(canon)    # as `canonical_host`, inline
-    if m is None or not m[2] or m[1] not in DOMAIN_SCHEMES:
+    if not (url.__class__ is str and base is None and charset is None and browser == 'this'):
+        url, base, charset, _ = check_arguments(func, url, base, charset, browser)
+    found = canonical_with_parts(url, base, charset, browser)   # the keys' route
+    if found is None or not (host := found[1][1]) or found[1][0] not in DOMAIN_SCHEMES:
         return None
-    return (_ICANN_PARTS if icann_only else _ALL_PARTS)(m[2])
+    return site_parts(host, icann_only)
 
 
 def public_suffix(url: str, base: str | None = None, charset: str | None = None, *,
                   icann_only: bool = False, browser: str = 'this') -> str | None:
     "The URL Standard's public suffix of `url`'s canonical host (`co.uk`), or `None`."
     p = _site_parts('public_suffix', url, base, charset, browser, icann_only)
-    return None if p is None else p.suffix
+    return None if p is None else p[0]
 
 
 def registrable_domain(url: str, base: str | None = None, charset: str | None = None, *,
                        icann_only: bool = False, browser: str = 'this') -> str | None:
     "The URL Standard's registrable domain of `url`'s canonical host (`example.co.uk`), or `None`."
     p = _site_parts('registrable_domain', url, base, charset, browser, icann_only)
-    return None if p is None else p.domain
+    return None if p is None else p[1]
 
 # %% ../nbs/15a_site_keys.ipynb 24
 # The schemes whose URLs have a tuple origin, and those of a `blob:` URL's inner URL that pass
@@ -447,10 +466,10 @@ def cc_suffix_columns(name: str) -> tuple:
 
 
 @lru_cache(maxsize=1 << 16)
-def _host_columns(host: str) -> tuple:
-    "The columns of a canonical `host`: its name, five labels, four suffix columns, reversed; SURT."
+def _host_columns(host: str) -> tuple[tuple, str]:
+    "The columns of a canonical `host` (name, five labels, four suffix columns, reversed); its SURT."
     if _CC_IPV4.fullmatch(host) or _CC_IPV6.fullmatch(host):
-        return (host, *(None,) * 10, surt_host(host))
+        return (host, *(None,) * 10), surt_host(host)
     name = _ascii_name(host)
     name = name[:-1] if name.endswith('.') else name
     labels = name.split('.')
@@ -460,39 +479,42 @@ def _host_columns(host: str) -> tuple:
         labels = []
     rev = labels[::-1]
     parts = [*rev, None, None, None, None, None][:5]
-    return (name, *parts, *cc_suffix_columns(name), '.'.join(rev), surt_host(host))
+    return (name, *parts, *cc_suffix_columns(name), '.'.join(rev)), surt_host(host)
 
 # %% ../nbs/15a_site_keys.ipynb 40
-# a canonical URL: scheme `:`, `//` user-info `@` host `:` port, path, `?` query, `#` fragment
-_CANON_PARTS = re.compile(r'([^:/?#]*):(?://(?:[^/?#@]*@)?(\[[^\]/?#]*\]|[^:/?#]*)(?::([0-9]*))?)?'
-                          r'([^?#]*)(?:\?([^#]*))?')
 _NO_HOST: tuple = (None,) * 11
+_NEW_COLUMNS = tuple.__new__               # `CCIndexColumns._make` without its length check
 
 
-def cc_columns_of_canonical(canon: str, surt_style: str = 'ia') -> CCIndexColumns:
-    "Common Crawl's URL columns of the canonical URL `canon` (`CC_INDEX_COLUMNS`)."
-    m = _CANON_PARTS.match(canon)
-    assert m is not None                  # every string matches: each part may be empty
-    scheme, host, port, path, query = m.groups()
-    if not host:
-        key, columns = (surt(canon, style='ia') if surt_style == 'ia' else canon), _NO_HOST
+def cc_columns_of_canonical(canon: str, surt_style: str = 'ia', parts: tuple | None = None
+                            ) -> CCIndexColumns:
+    "Common Crawl's URL columns of the canonical URL `canon` (`parts`: its `canonical_parts`)."
+    scheme, host, port, path, query = canonical_parts(canon) if parts is None else parts
+    columns, surt_of_host = _host_columns(host) if host else (_NO_HOST, None)
+    if surt_style == 'ia':
+        key = ia_surt_key(scheme, host, port, path, query)
+    elif surt_of_host is None:
+        key = canon
+    else:                                                         # as `precise_surt_form`
+        key = (f'{surt_of_host}:{port}){path}' if port else f'{surt_of_host}){path}'
+               ) if query is None else (f'{surt_of_host}:{port}){path}?{query}' if port
+                                        else f'{surt_of_host}){path}?{query}')
+    if host is None:                      # the parts are the URL, as its scheme's steps cut it
+        url = f'{scheme}:{path}' + ('' if query is None else '?' + query)
     else:
-        columns = _host_columns(host)             # the last: the host's SURT form
-        key = (surt(canon, style='ia') if surt_style == 'ia' else   # as `precise_surt_form`
-               f'{columns[-1]}{":" + port if port else ""}){path}'
-               + ('' if query is None else '?' + query))
-        columns = columns[:-1]
-    return CCIndexColumns._make((key or '', canon[:m.end()], *columns, scheme,
-                                 int(port) if port else None, path, query))
+        url = canon if '#' not in canon else canon[:canon.index('#')]
+    return _NEW_COLUMNS(CCIndexColumns,
+                        (key, url, *columns, scheme, int(port) if port else None, path, query))
 
 
 def cc_index_columns(url: str, base: str | None = None, charset: str | None = None, *,
                      surt_style: str = 'ia', browser: str = 'this') -> CCIndexColumns | None:
     "Common Crawl's URL index columns of `url`'s canonical URL; `None` if it has none."
-    url, base, charset, _ = check_arguments('cc_index_columns', url, base, charset, browser)
-    if surt_style not in SURT_STYLES:
+    if not (url.__class__ is str and base is None and charset is None and browser == 'this'):
+        url, base, charset, _ = check_arguments('cc_index_columns', url, base, charset, browser)
+    if surt_style != 'ia' and surt_style != 'precise':
         raise (TypeError if not isinstance(surt_style, str) else ValueError)(
             f'cc_index_columns() option surt_style must be one of '
             f'{", ".join(map(repr, SURT_STYLES))}, not {surt_style!r}')
-    canon = url_to_canon_url(url, base, charset, browser)
-    return None if canon is None else cc_columns_of_canonical(canon, surt_style)
+    found = canonical_with_parts(url, base, charset, browser)   # the keys' route
+    return None if found is None else cc_columns_of_canonical(found[0], surt_style, found[1])
