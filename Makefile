@@ -16,7 +16,7 @@ export WEBURL_TESTDATA := $(TESTDATA)
 BENCHDATA ?= $(or $(WEBURL_BENCHDATA),../shared/bench)
 FUZZ_SECONDS ?= 600
 
-.PHONY: compiled test-compiled planted-fault bench-builds help install dev lab run proofs fuzz fuzz-smoke export outputs outputs-check readme test pytest nbtest check-sync lint conformance test-matrix test-wheel site site-test serve bench bench-record bench-scale bench-scale-record
+.PHONY: compiled test-compiled planted-fault bench-builds help install dev lab run proofs coverage fuzz fuzz-smoke export outputs outputs-check readme test pytest nbtest check-sync lint conformance test-matrix test-wheel site site-test serve bench bench-record bench-scale bench-scale-record
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -90,8 +90,12 @@ $(VENV)/.installed-fuzz: setup.py settings.ini pyproject.toml | $(VENV)/bin/pyth
 	$(VENV)/bin/python -m pip install -q -e '.[fuzz]' || echo "atheris could not be installed: fuzzing falls back to plain mutation"
 	touch $@
 
-proofs:  ## plant a fault in each engine piece in turn and run its pairing test (tools/proofs.py): `caught N of N`, else it fails
+proofs:  ## every route function a piece or a part (tools/route_census.py); a fault planted in each in turn: its pairing test and the route turn red (`caught N of N; through the route N of N`)
+	WEBURL_BENCHDATA=$(BENCHDATA) $(PY) tools/route_census.py
 	$(PY) tools/plant_faults.py $(PROOFS_ARGS)
+
+coverage:  ## the pairing tests under coverage.py: `engine branches covered: X% (N of M)`; fails below 98% or on an uncovered branch its Checked does not name
+	$(PY) tools/engine_coverage.py
 
 fuzz-smoke: $(VENV)/.installed-fuzz  ## 20 s of fuzzing (part of `make test`; atheris if installed, else plain mutation)
 	WEBURL_BENCHDATA=$(BENCHDATA) $(PY) tools/fuzz.py --smoke

@@ -42,7 +42,7 @@ class CharEscapes:
         self.original = original
 
     def _tables(self) -> list:
-        return [t for s in self.c._TABLES.values() for t in s.char_escapes.values()]
+        return [t for s in self.c._RUN_TABLES.values() for t in s.char_escapes.values()]
 
     def cache_info(self):
         from functools import _CacheInfo
@@ -52,7 +52,7 @@ class CharEscapes:
                           sum(map(len, tables)))
 
     def cache_clear(self):
-        for v in self.c._TABLES.values():
+        for v in self.c._RUN_TABLES.values():
             v.char_escapes.clear()
         self.lookups = 0
 

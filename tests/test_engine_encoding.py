@@ -158,6 +158,17 @@ def test_codec_encoders_are_the_plain_encoders(s, name):
     assert engine_codecs.codec_encoder(name)(s) == encoding.encoder(name)(s)
 
 
+def test_by_character_tells_the_encoders_that_write_each_character_alone():
+    "`by_character` of each encoder: whether the plain one writes every pair as its two characters."
+    from weburl_nb import engine_codecs
+    sample = [c for c in ENCODABLE if not '\ud800' <= c <= '\udfff']
+    for name in ['UTF-8', *LEGACY]:
+        plain = encoding.encoder(name)
+        alone = (all(plain(c) == c.encode('ascii') for c in 'a~\\%') and
+                 all(plain(a + b) == plain(a) + plain(b) for a in sample for b in sample))
+        assert engine_codecs.by_character(engine_codecs.codec_encoder(name)) == alone, name
+
+
 @given(st.text(st.sampled_from(ENCODABLE), max_size=24))
 def test_iso_2022_jp_by_runs_is_the_plain_encoder(s):
     from weburl_nb import engine_codecs

@@ -5,7 +5,7 @@ characters kept, long strings in blocks). Random strings, sets of octets and cha
 each gives the plain answer, the `ValueError` of the departure "no legacy decoders" included.
 """
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import example, given, strategies as st
 
 from weburl_nb import engine_encoding
 from weburl_nb.canonicalization import (C1_OCTETS, FRAGMENT_OCTETS, OPAQUE_PATH_OCTETS, PATH_OCTETS,
@@ -54,6 +54,8 @@ def outcome(f, *args):
 
 
 @given(text, st.sampled_from(CHARSETS), octet_sets)
+@example('\u00e9a\ud800' * 3000, None, PATH_OCTETS)          # blocks of 8,192, a lone surrogate
+@example('a\u8868 ' * 3000, 'shift_jis', QUERY_OCTETS)
 def test_percent_encode_is_the_plain_steps(s, charset, octets):
     want = outcome(plain, s, charset, octets)
     assert outcome(percent_encode_steps, s, charset, octets) == want

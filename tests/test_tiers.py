@@ -130,6 +130,9 @@ def test_fast_relative_tier_and_base_record():
     triples = [(h, b, None) for h, b in href_pairs()]
     triples += [(link, rng.choice(bases), rng.choice([None, "shift_jis"])) for link in random_links(6000, 7)]
     assert check_tier(fast_relative, triples) >= 0.6    # 0.75 here
+    file_links = ["c:/x", "c|/x", "/c|/d", "x%2Fy/../z", "..%2f..%2fx", "D|", "a", "../b?q"]
+    file_bases = ["file://srv/share/a/b", "FILE://SRV/x/y", "file://h.example/c:/a/", "file://s/"]
+    check_tier(fast_relative, [(h, b, None) for h in file_links for b in file_bases])   # left alone
     for base in bases + [b for _, b in href_pairs(300)]:
         record = base_record(base)
         if record.authority is not None:              # the base's canonical scheme and authority

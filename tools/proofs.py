@@ -12,7 +12,9 @@ another notebook stays in the table. Links point at the site's pages, as the tra
 `problems()` lists what no longer holds: a piece that no notebook defines any more, a step the
 spec page no longer has, a piece with no pairing test in `PAIRED_TEST` or one whose test is gone;
 the hidden check of *Contributing* fails on any. `make proofs` (`tools/plant_faults.py`) plants a
-fault in each piece of `PAIRED_TEST` in turn and runs its pairing test, which must turn red. `unregistered_claims()`
+fault in each piece of `PAIRED_TEST` and each part of `PARTS` in turn and runs the pairing test and
+the route differential, which must both turn red; `tools/route_census.py` checks that every
+function on the route is a piece or a part. `unregistered_claims()`
 lists the Claims of the notebooks whose section defines no registered piece, so that a new one
 shows in the table until its steps are written here.
 """
@@ -208,6 +210,8 @@ PAIRED_TEST: dict[str, str] = {
     "skip_localhost_rounds": "tests/test_engine_encoding.py::test_localhost_rounds_skipped_equal_the_rounds",
     "canonicalize_by_engine": "tests/test_engine_encoding.py::test_canonicalize_by_engine_on_the_conformance_inputs",
     "codec_encoder": "tests/test_engine_encoding.py::test_codec_encoders_are_the_plain_encoders",
+    "by_character":
+        "tests/test_engine_encoding.py::test_by_character_tells_the_encoders_that_write_each_character_alone",
     "iso_2022_jp_by_runs": "tests/test_engine_encoding.py::test_iso_2022_jp_by_runs_is_the_plain_encoder",
 
     # --- shortcuts and entry (07f, 07g) ---
@@ -221,6 +225,7 @@ PAIRED_TEST: dict[str, str] = {
     "repaired_absolute": "tests/test_tiers.py::test_repaired_absolute_tier",
     "file_shape": "tests/test_tiers.py::test_file_shape",
     "parsed_once": "tests/test_tiers.py::test_parsed_once_tier",
+    "url_to_canon_url": "tests/test_route.py::test_route_equals_the_steps",
 
     # --- the tiers over Arrow (12b) ---
     "identity_tier": "tests/test_arrow.py::test_identity_tier_is_the_python_shape",
@@ -230,6 +235,55 @@ PAIRED_TEST: dict[str, str] = {
     "encoded_links": "tests/test_arrow.py::test_link_tier_equals_url_to_canon_url",
     "canonicalize_arrow": "tests/test_arrow.py::test_canonicalize_arrow_equals_url_to_canon_url",
 
+}
+
+# helper -> the piece it is a part of: a function on the route that is argued within its piece's
+# Claim. `make proofs` plants a fault in the helper too, and the piece's pairing test must catch it;
+# `tools/route_census.py` checks that every function on the route is a piece or a part.
+PARTS: dict[str, str] = {
+    # --- 07a, 07c ---
+    "preprocess_and_parse": "resolve_by_stack",
+    "_clean_path_by_stack": "resolve_by_stack",
+    "settled_path_by_stack": "resolve_by_stack",
+    "resolve_relative_by_stack": "resolve_by_stack",
+    "_without_fragment_by_stack": "resolve_by_stack",
+    "_pop_settled": "_rooted_in_rounds",
+
+    # --- 07b, 07b1 ---
+    "_charset_encoding": "cached_charset_encoding",
+    "cached_encoder_for": "percent_encode_by_runs",
+    "RunTables": "percent_encode_by_runs",
+    "run_tables": "percent_encode_by_runs",
+    "_CharEscapes": "percent_encode_by_runs",
+    "_escape_bytes": "percent_encode_by_runs",
+    "_escape_by_runs": "percent_encode_by_runs",
+    "_escape_by_blocks": "percent_encode_by_runs",
+    "_decode_piece": "decode_unreserved_by_split",
+    "_hostpath_by_engine": "canonicalize_by_engine",
+    "_table_codec": "codec_encoder",
+    "_four_byte_handler": "codec_encoder",
+    "iso_2022_jp_first_pass": "iso_2022_jp_by_runs",
+    "_first_pass": "iso_2022_jp_by_runs",
+
+    # --- 07d, 07e ---
+    "_hex_groups_text": "canonicalize_ipv6_by_hex_groups",
+    "_host_cache": "cached_host_steps",
+    "is_ascii_name": "canonicalize_host",
+    "bidi_flags_pass": "bidi_step_by_flags",
+    "plain_map": "plain_nameprep",
+    "replace_separators": "canonicalize_idn_name",
+    "_Thresholds": "punycode_encode",
+    "_thresholds": "punycode_encode",
+    "_digits": "punycode_encode",
+
+    # --- 07f, 07g ---
+    "_canonical_base": "clean_link",
+    "_link_shape": "clean_link",
+    "_base_record": "base_record",
+    "_no_shortcut_scheme": "base_record",
+    "_engine_result": "url_to_canon_url",
+    "check_arguments": "url_to_canon_url",
+    "check_options": "url_to_canon_url",
 }
 
 _DEF = re.compile(r"^(?:def|class)\s+(\w+)|^(\w+)(?:\s*:[^=\n]+)?\s*=", re.MULTILINE)
@@ -302,6 +356,11 @@ def problems() -> list[str]:
                 out.append(f"{name}: rests on {ref}, which the page {page} no longer has")
     for name in RESTS_ON.keys() - PAIRED_TEST.keys():
         out.append(f"{name}: no pairing test in PAIRED_TEST (make proofs needs one)")
+    for part, piece in PARTS.items():
+        if piece not in PAIRED_TEST:
+            out.append(f"{part}: a part of {piece}, which is no piece of PAIRED_TEST")
+        if where(part, secs) is None:
+            out.append(f"{part}: a part that no notebook exports any more (update PARTS)")
     for name, node in PAIRED_TEST.items():
         path, _, test = node.partition("::")
         file = ROOT / path
@@ -312,9 +371,12 @@ def problems() -> list[str]:
 
 
 def paired_table() -> str:
-    "Markdown: each engine piece, the test that pairs it with its step (planted faults: `make proofs`)."
-    rows = [f"| `{name}` | `{node.replace('::', ' :: ')}` |" for name, node in PAIRED_TEST.items()]
-    return "| engine piece | its pairing test |\n|---|---|\n" + "\n".join(rows)
+    "Markdown: each engine piece, its parts, the test that pairs it with its step (`make proofs`)."
+    def parts(name: str) -> str:
+        return ", ".join(f"`{p}`" for p, piece in PARTS.items() if piece == name)
+    rows = [f"| `{name}` | {parts(name)} | `{node.replace('::', ' :: ')}` |"
+            for name, node in PAIRED_TEST.items()]
+    return "| engine piece | its parts | its pairing test |\n|---|---|---|\n" + "\n".join(rows)
 
 
 def unregistered_claims() -> list[dict]:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from weburl_nb.canonicalization import (  # wrapped: nbdev leaves it absolute
+    _HEX_DIGITS,
     C1_OCTETS,
     FRAGMENT_OCTETS,
     LEGACY_ESCAPED,
@@ -89,16 +90,16 @@ class RunTables:
         self.char_escapes: dict = {}                            # encoder -> escapes
 
 
-_TABLES: dict[EncodeSet, RunTables] = {}
+_RUN_TABLES: dict[EncodeSet, RunTables] = {}
 
 
 def run_tables(octets: EncodeSet) -> RunTables:
     "The `RunTables` of `octets`, made at its first use (the last 64 sets kept)."
-    tables = _TABLES.get(octets)
+    tables = _RUN_TABLES.get(octets)
     if tables is None:
-        if len(_TABLES) >= 64:
-            _TABLES.clear()
-        tables = _TABLES[octets] = RunTables(octets)
+        if len(_RUN_TABLES) >= 64:
+            _RUN_TABLES.clear()
+        tables = _RUN_TABLES[octets] = RunTables(octets)
     return tables
 
 # %% ../nbs/07b_engine_encoding.ipynb 10
@@ -163,7 +164,7 @@ def _escape_by_blocks(s: str, encode: Callable[[str], bytes], t: RunTables) -> s
 def percent_encode_by_runs(s: str, encoding: str | None, octets: EncodeSet) -> str:
     "The steps to percent-encode (`percent_encode` of Canonicalization), by runs."
     try:
-        t = _TABLES[octets]
+        t = _RUN_TABLES[octets]
     except KeyError:
         t = run_tables(octets)
     if encoding is not None and not t.leaves_ascii:
@@ -205,7 +206,6 @@ def escape_alternatives(codes) -> str:
 
 # %% ../nbs/07b_engine_encoding.ipynb 17
 _NO_NEW_ESCAPE = r'(?<!%%)(?<!%[0-9A-Fa-f]%)'   # the `%` not after `%` or `%` + digit
-_HEX_DIGITS = '0123456789ABCDEFabcdef'
 
 
 def _unreserved_escape_split_re(guard: str) -> LazyRegex:

@@ -10,7 +10,7 @@ from functools import lru_cache
 from .charclasses import LazyRegex, is_file_scheme
 from .engine_idna import canonicalize_ascii_name, canonicalize_name, is_ascii_name
 from .host import PROFILES, THIS, Profile, canonicalize_host_steps
-from .ipaddr import ipv4_number, ipv6_groups, ipv6_text, shortened
+from .ipaddr import _H16, _IPV4_RE, ipv4_number, ipv6_groups, ipv6_text, shortened
 from .support import CACHED_LENGTH
 from .trace import OFF, trace_for
 
@@ -27,8 +27,6 @@ def is_canonical_name(s: str) -> bool:
     return _CANONICAL_NAME.fullmatch(s) is not None
 
 # %% ../nbs/07e_engine_hosts.ipynb 9
-_NUMBER = r'(?:0[xX][0-9A-Fa-f]*|0[0-7]*|[1-9][0-9]*)'
-_IPV4_RE = LazyRegex(rf'({_NUMBER})' + rf'(?:\.({_NUMBER}))?' * 3)
 _BYTE = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])'  # 0-255, no leading zero
 _DOTTED_QUAD = LazyRegex(rf'{_BYTE}\.{_BYTE}\.{_BYTE}\.{_BYTE}')
 
@@ -58,7 +56,6 @@ def canonicalize_ipv4_by_regex(s: str) -> str | None:
     return f'{a >> 24}.{a >> 16 & 255}.{a >> 8 & 255}.{a & 255}'
 
 # %% ../nbs/07e_engine_hosts.ipynb 12
-_H16 = '[0-9A-Fa-f]{1,4}'
 _IPV6_HEX = LazyRegex(rf'(?:{_H16}:){{7}}{_H16}'
                       rf'|((?:{_H16}(?::{_H16}){{0,6}})?)'
                       rf'::((?:{_H16}(?::{_H16}){{0,6}})?)')

@@ -119,16 +119,13 @@ _CANONICAL_URL_RE = LazyRegex(_CANONICAL_URL)
 
 def already_canonical(url: str) -> bool:
     "Whether `url` has the already-canonical shape, so that the steps return it unchanged."
-    return (_CANONICAL_URL_RE.fullmatch(url) is not None
-            and '/.' not in url and '..' not in url)
+    return ('/.' not in url and '..' not in url                # cheap tests first
+            and _CANONICAL_URL_RE.fullmatch(url) is not None)
 
 
 def unchanged_url(url: str, base: str | None, charset: str | None) -> str | NoShortcut:
     "The first tier: `url` itself, when it has the already-canonical shape (no base)."
-    if (not url.isascii() or '/.' in url or '..' in url
-            or _CANONICAL_URL_RE.fullmatch(url) is None):
-        return NO_SHORTCUT          # `already_canonical`, inlined: the hot path (see above)
-    return url
+    return url if url.isascii() and already_canonical(url) else NO_SHORTCUT
 
 # %% ../nbs/07f_shortcuts.ipynb 14
 class CanonicalBase(NamedTuple):
