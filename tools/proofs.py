@@ -259,6 +259,7 @@ PARTS: dict[str, str] = {
     "_escape_by_runs": "percent_encode_by_runs",
     "_escape_by_blocks": "percent_encode_by_runs",
     "_decode_piece": "decode_unreserved_by_split",
+    "_decoded_and_encoded": "encode_path_by_runs",
     "_hostpath_by_engine": "canonicalize_by_engine",
     "_table_codec": "codec_encoder",
     "_four_byte_handler": "codec_encoder",

@@ -12,7 +12,8 @@ counts as a difference.
 The calls: every conformance input with and without its base, with its charset and with none, in the
 four profiles (this, chrome, gecko, ie); a seeded messy corpus (`bench/messy.py`); and seeded inputs
 of the rare shapes the engine's pieces exist for: paths and queries over 8,192 characters, lone
-surrogates, `file:` URLs with `///localhost` rounds, long and mixed-script hosts.
+surrogates, `file:` URLs with `///localhost` rounds and `file:` bases with a host, paths whose
+escapes C8's note may hold back, long and mixed-script hosts.
 """
 from __future__ import annotations
 
@@ -85,6 +86,13 @@ def rare_calls(seed: int = 38) -> list[Call]:
              "#f", "", "%2e%2e/y", "//h/x"]
     for base in ("file://srv/share/a/b", "FILE://SRV/x/y", "file://localhost/c:/a", "file:///c:/d/"):
         out += [(link, base, None, "this") for link in links]   # `file:` bases with a host
+    escapes = ["%", "%2", "%%41", "%2%45", "%%2e", "%252e", "%2e", "%2E%2e", "..", ".", "a", "%41",
+               "%5c", "%2F", "%7e", "%%", "%3%34%31", "b%"]
+    for _ in range(600):                                    # where C8's note may hold an escape
+        path = "/".join(rng.choice(escapes) for _ in range(rng.randint(1, 6)))
+        scheme = rng.choice(["http", "file", "ftp", "x-y"])
+        out.append((f"{scheme}://h/{path}", None, None, rng.choice(PROFILES)))
+        out.append((path, f"{scheme}://h/a/b", None, "this"))
     labels = ["b\u00fccher", "xn--bcher-kva", "\u6771\u4eac", "\u0627\u0644", "a\u200db", "EXAMPLE",
               "\uff21", "a" * 70, "0x7f", "1", "[::1]", "[1:2:3:4:5:6:7:8]", "\u00df", "\u0130"]
     for _ in range(400):                                    # hosts of many shapes
