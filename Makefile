@@ -126,7 +126,7 @@ test-wheel:  ## build the wheel, install it into a fresh venv outside the checko
 # unchanged source is compiled once and reused). `tools/compiled.py build` prints that venv's python.
 COMPILED_PY = $(shell $(PY) tools/compiled.py build)
 
-compiled:  ## build the mypyc-compiled package (WEBURL_NB_COMPILE=1) into a fresh venv outside the checkout, check every module meant to be compiled is a shared library
+compiled:  ## the README's `WEBURL_NB_COMPILE=1 pip install .` in a fresh venv outside the checkout (nothing else installed), a smoke test, then every module meant to be compiled checked to be a shared library
 	$(PY) tools/compiled.py check
 
 test-compiled:  ## the compiled build: its modules checked, the pytest suite against it, and the differential against the pure package (0 differences)

@@ -1,5 +1,7 @@
 """The build backend (pyproject.toml): setuptools', plus mypy as a build requirement when
-`WEBURL_NB_COMPILE=1` asks for the compiled build. The pin is settings.ini's `mypyc_requirement`."""
+`WEBURL_NB_COMPILE=1` asks for the compiled build. The pin is settings.ini's `mypyc_requirement`;
+the package's own `requirements` (idna) join it, since mypy type-checks the modules that import them
+and pip's isolated build environment holds only the build requirements."""
 import os
 from configparser import ConfigParser
 
@@ -12,7 +14,7 @@ def _mypyc_requirements() -> list[str]:
         return []
     config = ConfigParser(delimiters=['='])
     config.read('settings.ini', encoding='utf-8')
-    return [config['DEFAULT']['mypyc_requirement']]
+    return [config['DEFAULT']['mypyc_requirement'], *config['DEFAULT']['requirements'].split()]
 
 
 # setuptools' own hooks run setup.py to read its `setup_requires`, which it has none of; with the

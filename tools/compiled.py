@@ -1,9 +1,10 @@
 """The compiled build, made and checked outside the checkout: `python tools/compiled.py` (`make compiled`).
 
-1. `build`: copies the files a wheel is built from into a folder outside the checkout, builds the
-   wheel there with `WEBURL_NB_COMPILE=1` (mypyc, pinned by settings.ini's `mypyc_requirement`,
-   installed by the build backend in pip's isolated build environment), and installs it into a
-   fresh venv beside it with what the pytest suite imports. The folder is named by a hash of
+1. `build`: copies the files a wheel is built from into a folder outside the checkout, and there
+   runs the README's command as written, `WEBURL_NB_COMPILE=1 pip install .`, in a fresh venv with
+   nothing else installed (mypyc, pinned by settings.ini's `mypyc_requirement`, and the package's
+   own requirements are installed by the build backend in pip's isolated build environment); then
+   a smoke test of that install (`SMOKE`), then what the pytest suite imports. The folder is named by a hash of
    those files and the interpreter, so an unchanged source is compiled once and reused
    (`$WEBURL_NB_COMPILED_DIR`, default `$TMPDIR/weburl-nb-compiled`). Prints the venv's python.
 2. `check`: in that venv, each module of settings.ini's `mypyc_modules` loaded from a shared
@@ -109,14 +110,25 @@ def build(source: Path = ROOT, python: str = sys.executable, mypyc: bool = True)
           f" in {work} (log: {log})", file=sys.stderr)
     run([python, "-m", "venv", work / "venv"], log)
     pip = [venv_python, "-m", "pip", "install", "-q"]
-    extras = [r for key in ("test_requirements", "site_requirements", "scrapy_requirements")
-              for r in settings(source).get(key, "").split()]
+    # The README's command, as written, in the fresh venv with nothing else installed: the build
+    # finds its requirements (mypy, idna) by itself. Then the smoke test, then what the tests import.
+    run(pip + ["."], log, cwd=work / "src", env=clean_env(WEBURL_NB_COMPILE="1" if mypyc else "0"))
+    run([venv_python, "-c", SMOKE], log, cwd=work, env=clean_env())
+    extras = [r for key in ("test_requirements", "site_requirements", "scrapy_requirements",
+                            "arrow_requirements") for r in settings(source).get(key, "").split()]
     run(pip + list(TEST_PACKAGES) + extras, log, env=clean_env())
-    run([venv_python, "-m", "pip", "wheel", "-q", "--no-deps", "-w", work / "wheel", work / "src"],
-        log, cwd=work, env=clean_env(WEBURL_NB_COMPILE="1" if mypyc else "0"))
-    run(pip + [*(work / "wheel").glob("*.whl")], log, cwd=work, env=clean_env())
     (work / ".ready").write_text("")
     return venv_python
+
+
+# The smoke test of the fresh install: an answer, and the build it names.
+SMOKE = """
+import sys, weburl_nb
+got = weburl_nb.url_to_canon_url('HTTP://B\u00fccher.Example/a/../%7e b?q#f')
+if got != 'http://xn--bcher-kva.example/~%20b?q#f':
+    sys.exit(f'smoke: {got!r}')
+print('smoke:', got, 'compiled' if weburl_nb.COMPILED else 'pure')
+"""
 
 
 CHECK = """
