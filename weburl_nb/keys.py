@@ -22,12 +22,12 @@ from .support import LazyRegex
 from .trace import Step, register
 
 # %% auto 0
-__all__ = ['IA_KEEPS', 'IA_DROPPED_PORTS', 'QUERY_SESSIONS', 'TRACKING_LISTS', 'TRACKING', 'TRACKING_PARAMS', 'PARAM_PRESETS',
-           'KEY_STEPS', 'IA_KEY', 'SURT_STYLES', 'unescape_then_escape', 'trim_host_dots', 'merge_path_segments',
-           'lowercase', 'strip_www', 'drop_user_info', 'strip_path_session_id', 'strip_trailing_slash',
-           'strip_query_session_ids', 'sort_query', 'drop_empty_query', 'TrackingParam', 'drop_params', 'KeyStep',
-           'UrlKey', 'url_key', 'ia_surt_form', 'canonical_parts', 'canonical_with_parts', 'ia_surt_key', 'surt_host',
-           'surt', 'precise_surt_form', 'same_resource']
+__all__ = ['IA_KEEPS', 'IA_DROPPED_PORTS', 'QUERY_SESSIONS', 'TRACKING_LISTS', 'TRACKING', 'TRACKING_LEFT_OUT', 'TRACKING_PARAMS',
+           'PARAM_PRESETS', 'KEY_STEPS', 'IA_KEY', 'SURT_STYLES', 'unescape_then_escape', 'trim_host_dots',
+           'merge_path_segments', 'lowercase', 'strip_www', 'drop_user_info', 'strip_path_session_id',
+           'strip_trailing_slash', 'strip_query_session_ids', 'sort_query', 'drop_empty_query', 'TrackingParam',
+           'drop_params', 'KeyStep', 'UrlKey', 'url_key', 'ia_surt_form', 'canonical_parts', 'canonical_with_parts',
+           'ia_surt_key', 'surt_host', 'surt', 'precise_surt_form', 'same_resource']
 
 # %% ../nbs/15_keys.ipynb 7
 _HEX = frozenset(b'0123456789abcdefABCDEF')
@@ -227,11 +227,11 @@ def drop_empty_query(query: str) -> str | None:
     return query or None
 
 # %% ../nbs/15_keys.ipynb 26
-TRACKING_LISTS = {               # the lists a name can be in (checked 2026-11-27)
+TRACKING_LISTS = {               # the lists a name can be in (read 2026-11-28; versions on the page)
     'adguard': "AdGuard's URL Tracking filter, general section (GPL-3.0)",
     'brave': "Brave's query filter, names removed on every site (MPL-2.0)",
     'clearurls': "ClearURLs' rules, provider globalRules (LGPL-3.0)",
-    'firefox': "Firefox's strip-on-share lists, rule global (MPL-2.0, LGPL)",
+    'firefox': "Firefox's strip-on-share list, rule global (MPL-2.0)",
 }
 
 
@@ -239,35 +239,44 @@ class TrackingParam(NamedTuple):
     "A name of the tracking preset, the lists that remove it on every site, and why if few do."
     name: str
     lists: tuple[str, ...]       # keys of `TRACKING_LISTS`
-    why: str = ''                # why it is kept without AdGuard and one more list
+    why: str = ''                # why it is kept without AdGuard and one more list (or left out)
 
 
 _ABC, _AB, _AC, _AF = ('adguard', 'brave', 'clearurls'), ('adguard', 'brave'), \
     ('adguard', 'clearurls'), ('adguard', 'firefox')
 TRACKING = (
     TrackingParam('utm_*', ('adguard', 'clearurls', 'firefox')),
+    TrackingParam('mtm_*', _AC),
     *(TrackingParam(n, _ABC) for n in (
         'fbclid', 'gclid', 'msclkid', 'yclid', 'twclid', 'mc_eid', '_hsenc', '__hsfp', '__hssc',
-        '__hstc', 'hsCtaTracking', 'mkt_tok', '_gl', '_openstat', 'oly_anon_id', 'oly_enc_id',
-        'vero_id', 'wickedid', 'rb_clickid', 'ml_subscriber', 'ml_subscriber_hash',
-        'fb_action_ids')),
+        '__hstc', 'hsCtaTracking', '_gl', '_openstat', 'oly_anon_id', 'oly_enc_id', 'vero_id',
+        'wickedid', 'rb_clickid', 'ml_subscriber', 'ml_subscriber_hash', 'fb_action_ids',
+        'mtm_cid')),
     TrackingParam('s_cid', (*_ABC, 'firefox')),
     TrackingParam('vero_conv', (*_ABC, 'firefox')),
     *(TrackingParam(n, _AB) for n in (
-        'wbraid', 'ysclid', 'mtm_cid', 'irclickid', 'unicorn_click_id', '_branch_match_id', '_kx',
+        'wbraid', 'ysclid', 'irclickid', 'unicorn_click_id', '_branch_match_id', '_kx',
         'bsft_clkid', 'bsft_uid', 'guce_referrer', 'guce_referrer_sig', 'fb_comment_id')),
     *(TrackingParam(n, _AC) for n in (
-        '_ga', 'wt_mc', 'fb_action_types', 'fb_ref', 'fb_source', 'action_object_map',
+        'mkt_tok', '_ga', 'wt_mc', 'fb_action_types', 'fb_ref', 'fb_source', 'action_object_map',
         'action_type_map', 'action_ref_map', 'itm_campaign', 'itm_medium', 'itm_source',
         'cmpid')),
     *(TrackingParam('hsa_' + n, _AF) for n in (
         'acc', 'ad', 'cam', 'grp', 'kw', 'la', 'mt', 'net', 'ol', 'src', 'tgt', 'ver')),
+    TrackingParam('ymid', _AF),
     TrackingParam('gclsrc', ('adguard',), 'sent by Google Ads beside gclid, to say where '
                   'the click was counted: no use once gclid is gone'),
     TrackingParam('gbraid', ('adguard',), "Google Ads' click id for clicks from iOS apps, "
                   'the twin of wbraid'),
     TrackingParam('dclid', ('brave', 'clearurls'), "the click id of Google's display ads; two "
                   'of the other lists remove it on every site'),
+    TrackingParam('srsltid', ('brave', 'clearurls'), "the id Google's Merchant Center adds to "
+                  'links from search results; two of the other lists remove it on every site'),
+)
+TRACKING_LEFT_OUT = (         # held by two lists, yet not in the preset: why
+    TrackingParam('__s', ('brave', 'clearurls'), "Drip's subscriber id, but a name sites use for "
+                  'other things: AdGuard removes it only for a value of 6 letters or digits or more'),
+    TrackingParam('igshid', ('brave', 'firefox'), 'removed on Instagram alone by both'),
 )
 TRACKING_PARAMS = tuple(p.name for p in TRACKING)
 PARAM_PRESETS = {'tracking': TRACKING_PARAMS}
