@@ -1,4 +1,4 @@
-"""weburl_nb.frames on Spark (`make test-spark`, which CI runs): a pandas_udf and mapInPandas on local[2].
+"""weburl_nb on Spark (`make test-spark`, which CI runs): pandas_udf, mapInPandas, mapInArrow on local[2].
 
 Needs the `spark` extra and Java (Debian: `apt-get install default-jre-headless`). Outside
 `make test-spark` (`WEBURL_TEST_SPARK` unset) the module is skipped; inside it, a missing Java or
@@ -19,6 +19,7 @@ if shutil.which("java") is None:
     raise RuntimeError("make test-spark: no Java (Debian: apt-get install default-jre-headless)")
 try:
     import pandas as pd
+    import pyarrow as pa
     import pyspark  # noqa: F401
 except ImportError as e:
     raise RuntimeError(f"make test-spark: {e.name} is missing: pip install -e '.[spark]'") from e
@@ -40,7 +41,7 @@ def spark():
 
 def expected():
     return [None if link is None else c for (page, link), c in
-            zip(PAIRS, canonicalize_many([l or "" for _, l in PAIRS], [p for p, _ in PAIRS]))]
+            zip(PAIRS, canonicalize_many([link or "" for _, link in PAIRS], [p for p, _ in PAIRS]), strict=True)]
 
 
 def test_pandas_udf(spark):
@@ -67,4 +68,17 @@ def test_map_in_pandas_and_plain_udf(spark):
     assert got == expected()
     plain = udf(canonical_url, "string")
     got = [r.c for r in frame.select(plain("link", "page").alias("c")).collect()]
+    assert got == expected()
+
+
+def test_map_in_arrow(spark):
+    from weburl_nb.arrow import canonicalize_arrow
+
+    def add(batches):
+        for b in batches:
+            canon = canonicalize_arrow(b.column("link"), b.column("page"))
+            yield pa.RecordBatch.from_arrays([*b.columns, canon], names=[*b.schema.names, "canonical"])
+
+    frame = spark.createDataFrame(PAIRS, "page string, link string")
+    got = [r.canonical for r in frame.mapInArrow(add, "page string, link string, canonical string").collect()]
     assert got == expected()
