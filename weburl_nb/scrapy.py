@@ -152,17 +152,19 @@ def response_charset(response) -> str | None:
     return encodings_by_codec().get(codec)
 
 # %% ../nbs/13_scrapy.ipynb 31
-def page_selector(response) -> Selector:
-    "The selector of `response`; a fresh one where Scrapy's fails on the page's `<base href>`."
+def page_selector(response) -> Selector | None:
+    "The selector of `response`'s elements (`None` for JSON or text): Scrapy's, or a fresh one."
     try:
-        return response.selector
-    except ValueError:
+        selector = response.selector
+    except ValueError:                  # w3lib could not read the `<base href>`
         return Selector(text=response.text, type='html', base_url=response.url)
+    return selector if selector.type in ('html', 'xml') else None
 
 # %% ../nbs/13_scrapy.ipynb 32
 def document_base(response, charset: str | None = None, browser: str = 'this') -> str:
     "The URL the links of `response` resolve against: its first `<base href>`, else its URL."
-    href = page_selector(response).xpath('(//base[@href])[1]/@href').get()
+    selector = page_selector(response)
+    href = None if selector is None else selector.xpath('(//base[@href])[1]/@href').get()
     if href is not None:
         base = url_to_canon_url(href, response.url, charset, browser)
         if base is not None:
@@ -190,13 +192,14 @@ class BrowserLinkExtractor:
                    stats=crawler.stats, **options)
 
     def extract_links(self, response) -> list[Link]:
-        "The `Link`s of `response` (a page of text: `[]` for any other)."
-        if not isinstance(response, TextResponse):
+        "The `Link`s of `response` (`[]` for one without elements: JSON, text, binary)."
+        selector = page_selector(response) if isinstance(response, TextResponse) else None
+        if selector is None:
             return []
         charset = response_charset(response)
         base = document_base(response, charset, self.browser)
         links, seen, dropped = [], set(), 0
-        for el in page_selector(response).xpath(self.path):
+        for el in selector.xpath(self.path):
             for attr in self.attrs:
                 if (href := el.attrib.get(attr)) is None:
                     continue
