@@ -19,18 +19,25 @@ def test_canonical_url_is_the_single_call():
     assert canonical_url(None) is None
 
 
+def cells(column) -> list:
+    "A column's values, None where missing (pandas 3's `str` columns write a missing value as NaN)."
+    return column.astype(object).where(column.notna(), None).to_list()
+
+
 def test_series_keeps_index_and_holes():
     pd = pytest.importorskip("pandas", reason="the scale extra is not installed")
     data = pairs(200)
     links = pd.Series([l for _, l in data], index=range(1000, 1200), name="link")
     pages = pd.Series([p for p, _ in data], index=range(1000, 1200))
     out = canonicalize_series(links, pages)
-    assert out.to_list() == canonicalize_many(links.to_list(), pages.to_list())
+    assert cells(out) == canonicalize_many(links.to_list(), pages.to_list())
     assert out.name == "link" and list(out.index) == list(links.index)
     links[1003] = None
     pages[1004] = None
     out = canonicalize_series(links, pages)
-    assert out[1003] is None and out[1004] == url_to_canon_url(links[1004])
+    assert pd.isna(out[1003]) and cells(out)[1004 - 1000] == url_to_canon_url(links[1004])
+    for dtype in (object, "string[pyarrow]"):                 # the loop, and the Arrow path
+        assert cells(canonicalize_series(links.astype(dtype), pages)) == cells(out)
     assert canonicalize_series(pd.Series([], dtype=object)).to_list() == []
     with pytest.raises(ValueError):
         canonicalize_series(links, pages[:5])
@@ -48,7 +55,7 @@ def test_dask_local_cluster_of_two_workers():
             distributed.Client(cluster) as client:
         assert len(client.scheduler_info()["workers"]) == 2
         canon = frame.link.map_partitions(canonicalize_series, frame.page, meta=("canonical", "object"))
-        got = canon.compute().to_list()
+        got = cells(canon.compute())
         invalid = int(canon.isna().sum().compute())
     expected = canonicalize_many([l for _, l in data], [p for p, _ in data])
     assert got == expected and invalid == expected.count(None) > 0

@@ -11,8 +11,15 @@ from .batch import canonicalize_many
 from .entry import url_to_canon_url
 from .site_keys import CC_INDEX_COLUMNS, cc_index_columns
 
+try:                            # the `arrow` extra: Arrow-backed columns take `canonicalize_arrow`
+    import pyarrow as pa
+
+    from weburl_nb import arrow as _arrow
+except ImportError:             # no pyarrow: no column can be Arrow-backed
+    pa = _arrow = None          # type: ignore[assignment]
+
 # %% auto 0
-__all__ = ['CC_FRAME_COLUMNS', 'CC_INDEX_SCHEMA', 'canonical_url', 'canonicalize_series', 'add_cc_columns']
+__all__ = ['CC_FRAME_COLUMNS', 'CC_INDEX_SCHEMA', 'canonical_url', 'canonicalize_series', 'add_cc_columns', 'canonical_batches']
 
 # %% ../nbs/12a_frames.ipynb 5
 def _missing(x) -> bool:
@@ -41,6 +48,15 @@ def _cells(column) -> list:
     return column.astype(object).where(column.notna(), None).to_list()
 
 
+def _arrow_strings(column):
+    "The Arrow array of strings behind a pandas column, or None when it is not backed by one."
+    dtype, arrow_type = column.dtype, getattr(column.dtype, 'pyarrow_dtype', None)   # `ArrowDtype`
+    if _arrow is None or not (str(getattr(dtype, 'storage', '')).startswith('pyarrow') or (
+            arrow_type is not None and (pa.types.is_string(arrow_type) or pa.types.is_large_string(arrow_type)))):
+        return None
+    return pa.array(column)
+
+
 def canonicalize_series(
     links,  # a pandas `Series` of links (str, or missing)
     base=None,  # None, one base `str`, or a `Series` of page URLs, by position
@@ -50,6 +66,12 @@ def canonicalize_series(
 ):  # a `Series` like *links*: canonical URLs (or keys), None where invalid or missing
     "`canonicalize_many` on a pandas column: one Dask partition, one Spark batch."
     import pandas as pd
+    if key is None and (column := _arrow_strings(links)) is not None:
+        pages = base if base is None or isinstance(base, str) else _arrow_strings(base)
+        if pages is None and base is not None and not isinstance(base, str):
+            pages = pa.array(_cells(base), pa.large_string())
+        out = _arrow.canonicalize_arrow(column, pages, charset, browser)
+        return pd.Series(pd.array(out, dtype=links.dtype), index=links.index, name=links.name)
     urls = _cells(links)
     one_base = base is None or isinstance(base, str)
     bases = base if one_base else _cells(base)
@@ -67,7 +89,7 @@ def canonicalize_series(
             out[i] = canon
     return pd.Series(out, index=links.index, name=links.name, dtype=object)
 
-# %% ../nbs/12a_frames.ipynb 14
+# %% ../nbs/12a_frames.ipynb 15
 # every column but `url`: the frame's own column of links stands for it (and is often named so)
 CC_FRAME_COLUMNS = tuple(name for name in CC_INDEX_COLUMNS if name != 'url')
 CC_INDEX_SCHEMA = ', '.join(f'{name} {"int" if name == "url_port" else "string"}'
@@ -94,3 +116,20 @@ def add_cc_columns(
     columns = pd.DataFrame(rows, columns=list(CC_FRAME_COLUMNS), index=frame.index, dtype=object)
     columns['url_port'] = columns['url_port'].astype('Int32')
     return pd.concat([frame, columns], axis=1)
+
+# %% ../nbs/12a_frames.ipynb 18
+def canonical_batches(
+    batches,  # pyarrow `RecordBatch`es (an iterator), as Spark's `mapInArrow` hands them over
+    column: str = 'link',  # the column of links
+    page: str | None = 'page',  # the column of their page URLs; None: each link is its own base
+    name: str = 'canonical',  # the column added
+    charset: str | None = None,  # document encoding for queries (WHATWG label)
+    browser: str = 'this',  # whose behaviour to follow
+):  # yields each batch with the column *name* added: canonical URLs, null where invalid or missing
+    "`canonicalize_arrow` on each Arrow record batch: one Spark `mapInArrow` batch at a time."
+    if _arrow is None:
+        raise ImportError("canonical_batches needs pyarrow: pip install 'weburl-nb[arrow]'")
+    for batch in batches:
+        pages = None if page is None else batch.column(page)
+        yield batch.append_column(name, _arrow.canonicalize_arrow(batch.column(column), pages, charset,
+                                                                 browser))
