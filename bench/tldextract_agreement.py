@@ -17,8 +17,9 @@ directory), ICANN section alone and with the private section (`include_psl_priva
   a host is: IDN, IP address forms, a final dot, and what tldextract does not canonicalize (escapes,
   backslashes, spaces, upper case). The unit is a distinct input URL.
 
-The corpora: `absolute.txt`, `hrefs.tsv` (every link with its page) and the messy corpus of
-`bench/messy.py` (seeds 18 and 26). Inputs without a canonical URL or without a host are left out:
+The corpora: `absolute.txt`, `hrefs.tsv` (every link with its page), the messy corpus of
+`bench/messy.py` (seeds 18 and 26), and hosts made from every name of the list's rules (the name, a
+label under it, and `www.` under that), where wildcard bases and the lists' versions show. Inputs without a canonical URL or without a host are left out:
 neither function has anything to say of them. Needs the `bench` extra (tldextract, publicsuffixlist).
 """
 from __future__ import annotations
@@ -58,7 +59,16 @@ def corpora(data: Path) -> dict[str, list[tuple[str, str | None, str | None, str
         hrefs.append((href, page, None, written))
     messy_items = [(u, None, cs, u) for seed in (18, 26) for _, u, cs in messy.generate(data, seed)]
     return {'absolute.txt': [(u, None, None, u) for u in absolute], 'hrefs.tsv': hrefs,
-            'messy (seeds 18, 26)': messy_items}
+            'messy (seeds 18, 26)': messy_items, "the list's own names": list_hosts()}
+
+
+def list_hosts() -> list[tuple[str, str | None, str | None, str]]:
+    "A URL for every name of the list's rules, and one for a label under it (`*` made a label)."
+    psl, urls = suffix_list(), []
+    for name in sorted(psl.both.plain | psl.both.wildcard | psl.both.exception):
+        for host in (name, 'x.' + name, 'www.x.' + name):
+            urls.append(f'http://{host}/')
+    return [(u, None, None, u) for u in urls]
 
 
 def theirs(ext: tldextract.TLDExtract, url: str) -> str | None:
@@ -88,14 +98,16 @@ def same_host_class(host: str, ours: str | None, them: str | None, old_rules, pr
         return 'tldextract raised an exception'
     if host.endswith('.'):
         return 'trailing dot (kept by the URL Standard, dropped by tldextract)'
-    if ours == host and them is None and host in (suffix_list().both if private else suffix_list().icann).wildcard:
-        return 'a wildcard base (`kawasaki.jp` under `*.kawasaki.jp`): ours by the algorithm, none in tldextract'
+    rules = suffix_list().both if private else suffix_list().icann
+    if host in rules.wildcard:
+        return 'a wildcard base (`kawasaki.jp` under `*.kawasaki.jp`): read by the algorithm here'
     if ours_with(old_rules, host) == them:
         return "list version (tldextract's snapshot is older)"
-    rules = suffix_list().both if private else suffix_list().icann
     name = _ascii_name(host.rstrip('.')).lower()
     if suffix_start(name, rules) == name.rfind('.') + 1 and name.rpartition('.')[2] not in rules.plain:
         return UNLISTED
+    if them is None and name.rpartition('.')[2] not in old_rules.plain:
+        return "list version: a TLD newer than tldextract's snapshot, which has no rule `*`"
     return 'other'
 
 
