@@ -56,6 +56,7 @@ class HostProfile(NamedTuple):
     decode_escapes: bool            # step 23: escapes back to characters U+0000-U+00FF
     lowercase_result: bool          # step 24: the result ASCII-lowercased
     reject_colon: bool              # step 26: `:` outside brackets fails (not `file`)
+    reject_written_colon: bool      # step 26: ... a `:` before step 11 fails (departure)
     ipv4_overflow_fails: bool       # step 27: a number beyond 32 bits fails (departure)
     ipv4_as_written: bool           # step 27: IPv4 only before step 11 (departure)
     forbidden: str                  # step 28: characters that make the host fail
@@ -83,7 +84,7 @@ _THIS_HOST = HostProfile(
     encode_early='', root_dot_after_mapping=True, xn_needs_punycode=False,
     idn_whitelist=False, ie_round_trip=False, reject_xn_non_ascii=True,
     ascii_label_cut=0, reject_empty_label=True,
-    decode_escapes=False, lowercase_result=False, reject_colon=True,
+    decode_escapes=False, lowercase_result=False, reject_colon=True, reject_written_colon=False,
     ipv4_overflow_fails=False, ipv4_as_written=False,
     forbidden='\x00/%\\', reject_bad_percent=False, forbidden_escaped=False,
     encode=_C0 + ' !"#$%&\'()*,/;<=>?\\^`{|}\x7f', encode_unless_file='@',
@@ -99,7 +100,7 @@ _CHROME_HOST = HostProfile(
     encode_early=_CHROME_ENCODE, root_dot_after_mapping=False, xn_needs_punycode=False,
     idn_whitelist=False, ie_round_trip=False, reject_xn_non_ascii=True,
     ascii_label_cut=0, reject_empty_label=True,
-    decode_escapes=True, lowercase_result=True, reject_colon=False,
+    decode_escapes=True, lowercase_result=True, reject_colon=False, reject_written_colon=False,
     # departure: Chrome's IPv4 numbers beyond 32 bits (note at step 27)
     ipv4_overflow_fails=True, ipv4_as_written=False,
     forbidden=_C0 + '%/:;?[\\]^~\x7f', reject_bad_percent=False,
@@ -116,7 +117,8 @@ _GECKO_HOST = HostProfile(
     encode_early='', root_dot_after_mapping=False, xn_needs_punycode=False,
     idn_whitelist=True, ie_round_trip=False, reject_xn_non_ascii=False,
     ascii_label_cut=62, reject_empty_label=False,
-    decode_escapes=False, lowercase_result=False, reject_colon=False,
+    decode_escapes=False, lowercase_result=False, reject_colon=False, reject_written_colon=True,
+    # departure: Gecko and IE refuse a `:` written in the host (step 26)
     # departure: Gecko and IE take an IPv4 address only as written (step 27)
     ipv4_overflow_fails=False, ipv4_as_written=True,
     forbidden='', reject_bad_percent=False, forbidden_escaped=False,
@@ -135,7 +137,8 @@ _IE_HOST = HostProfile(
     encode_early='', root_dot_after_mapping=False, xn_needs_punycode=True,
     idn_whitelist=False, ie_round_trip=True, reject_xn_non_ascii=False,
     ascii_label_cut=0, reject_empty_label=False,
-    decode_escapes=False, lowercase_result=False, reject_colon=False,
+    decode_escapes=False, lowercase_result=False, reject_colon=False, reject_written_colon=True,
+    # departure: Gecko and IE refuse a `:` written in the host (step 26)
     # departure: Gecko and IE take an IPv4 address only as written (step 27)
     # departure: IE refuses `;` (step 28), and its escape too
     ipv4_overflow_fails=False, ipv4_as_written=True,
@@ -542,9 +545,13 @@ def host_result_steps(s: str, scheme: str | None, profile: Profile,
         ipv6 = bracketed_ipv6(s)
         if ipv6 is not None:
             return trace.step('25', s, ipv6)
-    # Step 26 (THIS): otherwise a `:` gives up, unless the scheme is `file`.
-    elif host.reject_colon and ':' in s and not is_file_scheme(scheme):
-        return trace.fail('26', 'host-colon', fallback, host=s)
+    # Step 26 (THIS): otherwise a `:` gives up, unless the scheme is `file`. Departure (see
+    # the note): GECKO and IE fail on a `:` written in the host, not on one Nameprep made.
+    elif not is_file_scheme(scheme) and ':' in s:
+        if host.reject_colon:
+            return trace.fail('26', 'host-colon', fallback, host=s)
+        if host.reject_written_colon and ':' in written:
+            return trace.fail('26', 'host-colon', None, host=s)
     # Step 27: an IPv4 address. Departures (see the notes): CHROME fails on a number
     # over 32 bits; GECKO and IE take only a host that was an address before step 11.
     if host.ipv4_overflow_fails and ipv4_overflows(s):
