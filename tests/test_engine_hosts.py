@@ -13,6 +13,7 @@ from weburl_nb.engine_hosts import (_HOST_CACHES, HOST_CACHE_SIZE, bracketed_ipv
                                     canonicalize_ipv6_by_hex_groups, host_cache_info)
 from weburl_nb.host import PROFILES, canonicalize_host_steps
 from weburl_nb.parsing import parse_url
+from weburl_nb.trace import Recording
 
 ATOMS = ['a', 'B', 'x', 'X', '0', '1', '9', 'f', '-', '_', '~', '.', '..', '%', '%2', '%2E', '%2e', '%41',
          '%5B', '%5b', '%25', '%00', '%C3%A9', '%E4%B8%80', '%80', '[', ']', ':', '::', '@', ' ', '\t',
@@ -59,6 +60,8 @@ def test_conformance_hosts():
     assert len(hosts) > 500
     bad = [x for h in hosts for x in _same(h)]
     assert bad == [], bad[:5]
+    with Recording():                   # a recording sees the steps: no address route
+        assert [x for h in ('1.2.3.4', '[::1]', '0x7F.1', 'a.B', '\u00fc') for x in _same(h)] == []
 
 
 def test_bracketed():
@@ -112,6 +115,10 @@ def test_cache_equals_steps_with_eviction():
                 assert bad == [], (name, scheme, bad[:5])
         info = host_cache_info()[p.name]
         assert info.currsize <= HOST_CACHE_SIZE and info.hits > 0 and info.misses > HOST_CACHE_SIZE
+        for h in ('a' * 1100 + '.example', 'B\u00fccher.de', hosts[7]):   # too long to keep; recorded
+            assert cached_host_steps(h, 'http', p) == canonicalize_host_steps(h, 'http', p)
+            with Recording():
+                assert cached_host_steps(h, 'http', p) == canonicalize_host_steps(h, 'http', p)
 
 
 @given(host_text, st.sampled_from(list(PROFILES.values())), st.sampled_from([None, 'http', 'FILE']))

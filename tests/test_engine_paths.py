@@ -128,3 +128,6 @@ BASES = [parse_url(b) for b in ('http://a/b/c/d;p?q', 'http://a/b/../c#f', 'HTTP
 @given(refs, st.sampled_from(BASES), st.sampled_from(PROFILES))
 def test_resolve_by_stack_equals_steps(ref, base, profile):
     assert _by_stack(ref, base, profile) == resolution.resolve_checked(ref, base, profile)
+    r = engine_paths.preprocess_and_parse(ref, profile)[1]
+    for u in (r, r._replace(path=None)):          # its parts as the steps name them, any base
+        assert engine_paths.resolve_relative_by_stack(u, base) == resolution.resolve_relative_url(u, base)

@@ -276,6 +276,7 @@ PARTS: dict[str, str] = {
     "_Thresholds": "punycode_encode",
     "_thresholds": "punycode_encode",
     "_digits": "punycode_encode",
+    "_adapt": "punycode_encode",
 
     # --- 07f, 07g ---
     "_canonical_base": "clean_link",

@@ -401,7 +401,7 @@ def _hostpath_by_engine(scheme: str | None, name: str | None, port: str | None,
             left -= skipped
     return name, port, path
 
-
+# %% ../nbs/07b_engine_encoding.ipynb 43
 def canonicalize_by_engine(u: ParsedURL, charset: str | None, profile: Profile) -> ParsedURL:
     "C1-C11 (`canonicalize_checked` of Canonicalization) with this page's pieces."
     scheme, user, password, name, port, path, query, fragment, invalid, hierarchical = u

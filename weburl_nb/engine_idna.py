@@ -189,6 +189,17 @@ class _Thresholds(dict):
 
 THRESHOLDS = _Thresholds()
 
+# %% ../nbs/07d_engine_idna.ipynb 26
+def _adapt(delta: int, done: int, first: bool) -> int:
+    "RFC 3492's bias adaptation (section 6.1) after a delta, `done` code points written."
+    delta = delta // 700 if first else delta // 2
+    delta += delta // done
+    k = 0
+    while delta > 455:                          # ((base - t_min) * t_max) // 2
+        delta //= 35
+        k += 36
+    return k + 36 * delta // (delta + 38)
+
 
 def _digits(q: int, bias: int) -> str:
     "`q` as a generalized variable-length integer for `bias`."
@@ -205,7 +216,7 @@ def _digits(q: int, bias: int) -> str:
         q //= 10
     return out + _PUNYCODE_DIGITS[q]
 
-# %% ../nbs/07d_engine_idna.ipynb 26
+# %% ../nbs/07d_engine_idna.ipynb 27
 def punycode_encode(label: str) -> str:
     "RFC 3492's Punycode of `label`, as Python's `punycode` codec writes it."
     basic = label.encode('ascii', 'ignore').decode('ascii')     # code points below 128
@@ -219,9 +230,7 @@ def punycode_encode(label: str) -> str:
     out = [basic, '-'] if b else []
     codes = list(map(ord, label))
     n, delta, bias = 0x7f, 0, 72                # `n`: the last code point written
-    for m in sorted(codes)[b:]:                 # each code point beyond ASCII, in order
-        if m == n:
-            continue
+    for m in sorted({c for c in codes if c > 0x7f}):    # each code point beyond ASCII, in order
         delta += (m - n - 1) * (done + 1)
         for c in codes:
             if c < m:
@@ -240,20 +249,13 @@ def punycode_encode(label: str) -> str:
                         out.append(_PUNYCODE_DIGITS[26 + q % 10])
                         q //= 10
                 out.append(_PUNYCODE_DIGITS[q])
-                done += 1                       # the bias adapted (section 6.1)
-                delta = delta // 700 if done == b + 1 else delta // 2
-                delta += delta // done
-                k = 0
-                while delta > 455:          # ((base - t_min) * t_max) // 2
-                    delta //= 35
-                    k += 36
-                bias = k + 36 * delta // (delta + 38)
-                delta = 0
+                done += 1
+                bias, delta = _adapt(delta, done, done == b + 1), 0
         delta += 1
         n = m
     return ''.join(out)
 
-# %% ../nbs/07d_engine_idna.ipynb 31
+# %% ../nbs/07d_engine_idna.ipynb 32
 def punycode_label_by_encoder(label: str) -> str | None:
     "Steps 20.2.1.2.1.2-4 by `punycode_encode`: `xn--` and the Punycode, or `None`."
     if len(label) > 59:
@@ -261,7 +263,7 @@ def punycode_label_by_encoder(label: str) -> str | None:
     label = 'xn--' + punycode_encode(label)
     return label if len(label) <= 63 else None
 
-# %% ../nbs/07d_engine_idna.ipynb 32
+# %% ../nbs/07d_engine_idna.ipynb 33
 def label_to_ascii_by_table(label: str, profile: Profile = THIS, idn_enabled: bool = False,
                             rtl_free: bool = False) -> str | None:
     "Step 20.2.1 with the engine's Nameprep, bidi check and Punycode; or `None`."
@@ -294,7 +296,7 @@ def convert_labels_by_table(labels: list[str], profile: Profile = THIS, idn_enab
         return convert_labels_steps(labels, profile, idn_enabled)
     return [label_to_ascii_by_table(label, profile, idn_enabled, rtl_free) for label in labels]
 
-# %% ../nbs/07d_engine_idna.ipynb 36
+# %% ../nbs/07d_engine_idna.ipynb 37
 NOT_PLAIN = '\uffff'            # a noncharacter: prohibited (table C.4)
 _NOT_PLAIN_BITS = UNASSIGNED | PROHIBITED | RTL
 _NOT_PLAIN_FLAG = _flag_class(_NOT_PLAIN_BITS)
@@ -322,7 +324,7 @@ def plain_nameprep(s: str) -> str | None:
         return None                                             # steps 10-11
     return prepared
 
-# %% ../nbs/07d_engine_idna.ipynb 40
+# %% ../nbs/07d_engine_idna.ipynb 41
 _NOT_IDN = LazyRegex('[%\t\n\r]')
 
 
@@ -330,7 +332,7 @@ def is_idn_name(s: str) -> bool:
     "Whether `s` has a character beyond ASCII and no `%`, TAB, LF or CR."
     return not s.isascii() and _NOT_IDN.search(s) is None
 
-# %% ../nbs/07d_engine_idna.ipynb 41
+# %% ../nbs/07d_engine_idna.ipynb 42
 def replace_separators(s: str) -> str:
     "Step 15: every RFC 3490 label separator of `s` becomes `.`, by `str.replace`."
     return s.replace('\u3002', '.').replace('\uff0e', '.').replace('\uff61', '.')
@@ -357,7 +359,7 @@ def canonicalize_idn_name(s: str, scheme: str | None = None) -> str | None:
     ipv4 = canonicalize_ipv4(out)                               # step 27
     return out if ipv4 is None else ipv4
 
-# %% ../nbs/07d_engine_idna.ipynb 45
+# %% ../nbs/07d_engine_idna.ipynb 46
 def canonicalize_this_host(s: str, scheme: str | None = None) -> str | None:
     "THIS's CanonicalizeHost of any host by the tables: steps 1-22 here, 23-31 as written."
     s = remove_tab_lf_cr(s)                                     # steps 1-2

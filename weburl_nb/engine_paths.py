@@ -49,15 +49,13 @@ _DOT_SEGMENT_RE = LazyRegex(r'/(?:\.|%2[Ee]){1,2}(?=/|\Z)')
 
 def _pop_settled(done: list) -> None:
     "C reaching back into the output of earlier rounds: drop their last `/segment`."
-    while done:
+    if done:                                # every piece starts with `/`: a cut is found
         text, end = done[-1]
         cut = text.rfind('/', 0, len(text) if end is None else end)
         if cut > 0:
             done[-1][1] = cut
-            return
-        done.pop()
-        if cut == 0:
-            return
+        else:
+            done.pop()                      # the piece was one `/segment`
 
 # %% ../nbs/07c_engine_paths.ipynb 13
 def _rooted_in_rounds(path: str, block: int = _BLOCK) -> str:
@@ -166,7 +164,7 @@ def resolve_relative_by_stack(r: ParsedURL, base: ParsedURL) -> ParsedURL:
     return ParsedURL(scheme, user, password, host, port, path, r.query, r.fragment,   # 7
                      False, True)
 
-
+# %% ../nbs/07c_engine_paths.ipynb 22
 def _without_fragment_by_stack(u: ParsedURL) -> ParsedURL:
     "`_without_fragment(u)`: the base as steps 6 and 9 return it."
     if u.fragment is not None:
@@ -177,7 +175,7 @@ def _without_fragment_by_stack(u: ParsedURL) -> ParsedURL:
         u = u._replace(path=settled_path_by_stack(u.path, is_file_scheme(u.scheme)))
     return u
 
-
+# %% ../nbs/07c_engine_paths.ipynb 23
 def resolve_by_stack(s: str, r: ParsedURL, base: ParsedURL, profile: ParseProfile) -> ParsedURL:
     "`resolve_checked` of the reference that `preprocess_and_parse` read as `s` and `r`."
     if base.invalid:                                                        # 4

@@ -49,7 +49,7 @@ __all__ = ['NO_SHORTCUT', 'Tier', 'PATH_CHAR', 'QUERY_CHAR', 'FRAGMENT_CHAR', 'L
            'LinkShape', 'clean_link', 'BaseRecord', 'base_record', 'fast_relative', 'repaired_absolute', 'file_shape',
            'parsed_once']
 
-# %% ../nbs/07f_shortcuts.ipynb 5
+# %% ../nbs/07f_shortcuts.ipynb 6
 class NoShortcut(Enum):
     "The type of `NO_SHORTCUT`: a shortcut's answer to input that is not of its shape."
     NO_SHORTCUT = 0
@@ -67,7 +67,7 @@ def _no_shortcut_scheme(scheme: str) -> bool:
     return (len(scheme) < 2 or is_file_scheme(scheme)
             or scheme in NOT_HIERARCHICAL_SCHEMES)
 
-# %% ../nbs/07f_shortcuts.ipynb 7
+# %% ../nbs/07f_shortcuts.ipynb 8
 def char_class(keep) -> str:
     "A regular-expression class of the printable ASCII characters `c` with `keep(c)`, as ranges."
     runs: list[list[int]] = []
@@ -93,7 +93,7 @@ FRAGMENT_CHAR = char_class(_kept_by(FRAGMENT_OCTETS))
 _KEPT_ESCAPE = (f"%(?!{escape_alternatives(UNRESERVED_ESCAPES)})"
                 f"[0-9A-Fa-f]{{2}}")
 
-# %% ../nbs/07f_shortcuts.ipynb 10
+# %% ../nbs/07f_shortcuts.ipynb 11
 _PATH = (f'[{PATH_CHAR[1:-1]}/]*+'                            # up to a first `%`, whole
          f'(?:(?!%)'                                            # none: the path ends here
          f'|(?![{PATH_CHAR[1:-1]}/%]*(?!{_KEPT_ESCAPE})%)'     # no `%` but a kept escape's
@@ -127,7 +127,7 @@ def unchanged_url(url: str, base: str | None, charset: str | None) -> str | NoSh
     "The first tier: `url` itself, when it has the already-canonical shape (no base)."
     return url if url.isascii() and already_canonical(url) else NO_SHORTCUT
 
-# %% ../nbs/07f_shortcuts.ipynb 14
+# %% ../nbs/07f_shortcuts.ipynb 15
 class CanonicalBase(NamedTuple):
     "The parts of an already-canonical base that a clean link is joined to."
     origin: str             # `scheme://host`
@@ -147,7 +147,7 @@ def _canonical_base(base: str) -> CanonicalBase | None:
     return CanonicalBase(base[:p], base[:q], base[:m.end(3)], base[p:q],
                          base[:base.rfind('/', p, q) + 1])
 
-
+# %% ../nbs/07f_shortcuts.ipynb 16
 # `../` repeated: from a `../` up to the first `/` with no `../` after it (see above).
 _UP_STEPS = r'(?>(?=\.\./)[./]*?/(?!\.\./))'
 _CLEAN_LINK = '|'.join([
@@ -182,8 +182,7 @@ def _clean_shape(url: str) -> LinkShape | None:
         return None
     return LinkShape(kind, 0, url)
 
-
-# %% ../nbs/07f_shortcuts.ipynb 17
+# %% ../nbs/07f_shortcuts.ipynb 19
 LINK_PATH_CHAR = char_class(lambda c: c not in '%?#\\')      # printable ASCII, `/` too
 _ENCODED_LINK = (f'(?:(/)(?!/)'                             # rooted,
                  f'|({_UP_STEPS})(?![./])'                  # `../` steps,
@@ -207,7 +206,7 @@ def _encoded_shape(url: str) -> LinkShape | None:
     return LinkShape('relative', start // 3, text)
 
 
-# %% ../nbs/07f_shortcuts.ipynb 20
+# %% ../nbs/07f_shortcuts.ipynb 22
 @lru_cache(maxsize=1024)
 def _link_shape(url: str) -> LinkShape | None:
     "The `LinkShape` of `url` (a clean kind, encoded or not), else `None`; cached."
@@ -239,7 +238,7 @@ def clean_link(url: str, base: str | None, charset: str | None) -> str | NoShort
     return text                                                         # 5: steps 9-10
 
 
-# %% ../nbs/07f_shortcuts.ipynb 24
+# %% ../nbs/07f_shortcuts.ipynb 26
 _SCHEME_OR_AUTHORITY_RE = LazyRegex(r'[A-Za-z0-9+.\-]+:|[/\\]{2}')
 
 
@@ -272,7 +271,7 @@ def base_record(base: str) -> BaseRecord:
     "`_base_record(base)`, computed once for each of the last 512 bases short enough to keep."
     return _kept_base_records(base) if len(base) <= CACHED_LENGTH else _base_record(base)
 
-
+# %% ../nbs/07f_shortcuts.ipynb 27
 def fast_relative(url: str, base: str | None, charset: str | None) -> str | NoShortcut:
     "The link tier: a relative link `url` against a base with a canonical authority."
     record = None if base is None else base_record(base)
@@ -296,14 +295,14 @@ def fast_relative(url: str, base: str | None, charset: str | None) -> str | NoSh
                                 canonicalize_query_by_runs(query, charset, True),   # C11
                                 canonicalize_fragment_by_runs(fragment))
 
-# %% ../nbs/07f_shortcuts.ipynb 29
+# %% ../nbs/07f_shortcuts.ipynb 32
 _AUTHORITY_URL = LazyRegex(                     # no nested repeat: one class a group
     r'([A-Za-z0-9+.\-]{2,}):[/\\]{2}(?![/\\])'  # scheme, exactly two slash characters
     r'([^/\\?#]*)([^?#]*)'                      # authority, path
     r'(?:\?([^#]*))?(?:#(.*))?', re.DOTALL)     # query, fragment
 _DEFAULT_PORT_TEXT = {scheme: str(port) for scheme, port in DEFAULT_PORTS.items()}
 
-
+# %% ../nbs/07f_shortcuts.ipynb 33
 def repaired_absolute(url: str, base: str | None,
                       charset: str | None) -> str | NoShortcut | None:
     "The repair tier: an absolute URL with an authority, with no base or a valid one."
@@ -338,14 +337,11 @@ def repaired_absolute(url: str, base: str | None,
         user, password = canonicalize_userinfo_by_runs(user, password)  # C3
     if not host:                                                    # else: C10 changes nothing
         path = protect_double_slash(path, scheme, user, password, host, port)   # C10
-    if query is not None:
-        query = canonicalize_query_by_runs(query, charset, True)    # C11
-    if fragment is not None:
-        fragment = canonicalize_fragment_by_runs(fragment)          # C11
-    return serialize_components(scheme, user, password, host, port, path,  # serialize
-                                query, fragment)
+    return serialize_components(scheme, user, password, host, port, path,  # serialize; C11:
+                                query if query is None else canonicalize_query_by_runs(query, charset, True),
+                                fragment if fragment is None else canonicalize_fragment_by_runs(fragment))
 
-# %% ../nbs/07f_shortcuts.ipynb 35
+# %% ../nbs/07f_shortcuts.ipynb 39
 _FILE_SHAPE = LazyRegex(                        # no nested repeat: one class a group
     r'(?:[Ff][Ii][Ll][Ee]://([A-Za-z0-9\-._~]*)(?=/)'            # file://host
     r'(?:/([A-Za-z])[:|](?=[/\\]))?'                              # and a drive
@@ -357,7 +353,7 @@ _FILE_SHAPE = LazyRegex(                        # no nested repeat: one class a 
 # escapes that the `file:` decoding (`/`, `\`) or C4 (`:`, `|`) would read
 _FILE_READ_ESCAPE = LazyRegex('%(?:2[Ff]|5[Cc]|3[Aa]|7[Cc])')
 
-
+# %% ../nbs/07f_shortcuts.ipynb 40
 def file_shape(s: str, charset: str | None) -> str | NoShortcut:
     "Within `parsed_once`: a plain `file:` URL, UNC path or drive path `s`, preprocessed."
     m = _FILE_SHAPE.fullmatch(s)
@@ -395,11 +391,10 @@ def file_shape(s: str, charset: str | None) -> str | NoShortcut:
         return NO_SHORTCUT                      # C4: a drive not followed by `/`
     if escaped or not path.isascii():
         path = encode_path_by_runs(path, True, 'file')              # C8
-    return serialize_components('file', None, None, host, None, path,  # serialize
-                                canonicalize_query_by_runs(query, charset, True),   # C11
-                                canonicalize_fragment_by_runs(fragment))
+    return serialize_components('file', None, None, host, None, path,  # serialize; C11:
+                                canonicalize_query_by_runs(query, charset, True), canonicalize_fragment_by_runs(fragment))
 
-# %% ../nbs/07f_shortcuts.ipynb 37
+# %% ../nbs/07f_shortcuts.ipynb 42
 def parsed_once(url: str, base: str | None,
                 charset: str | None) -> str | NoShortcut | None:
     "The last tier without a base: the steps, the URL parsed once (base and reference)."
@@ -417,6 +412,6 @@ def parsed_once(url: str, base: str | None,
         r = resolve_relative_by_stack(r, r)  # resolution 9
     return serialize_parsed_url(canonicalize_by_engine(r, charset, THIS))
 
-# %% ../nbs/07f_shortcuts.ipynb 40
+# %% ../nbs/07f_shortcuts.ipynb 45
 URL_TIERS: tuple[Tier, ...] = (unchanged_url, repaired_absolute, parsed_once)
 LINK_TIERS: tuple[Tier, ...] = (clean_link, fast_relative, repaired_absolute)
