@@ -1,8 +1,9 @@
 """weburl_nb on Spark (`make test-spark`, which CI runs): pandas_udf, mapInPandas, mapInArrow on local[2].
 
 Needs the `spark` extra and Java (Debian: `apt-get install default-jre-headless`). Outside
-`make test-spark` (`WEBURL_TEST_SPARK` unset) the module is skipped; inside it, a missing Java or
-PySpark is an error, so that a run that was asked for cannot pass by skipping.
+`make test-spark` (`WEBURL_TEST_SPARK` unset) `conftest.py` leaves this module uncollected (named
+on the command line, it is skipped); inside it, a missing Java, PySpark or PyArrow is an error, so
+that a run that was asked for cannot pass by skipping.
 """
 import os
 import shutil
@@ -13,7 +14,7 @@ import pytest
 from weburl_nb.batch import canonicalize_many
 from weburl_nb.frames import canonical_url, canonicalize_series
 
-if not os.environ.get("WEBURL_TEST_SPARK"):
+if not os.environ.get("WEBURL_TEST_SPARK"):     # named on the command line: conftest.py let it in
     pytest.skip("Spark tests run with `make test-spark`", allow_module_level=True)
 if shutil.which("java") is None:
     raise RuntimeError("make test-spark: no Java (Debian: apt-get install default-jre-headless)")
