@@ -36,9 +36,10 @@ The parts, all written to `bench-results/latest.json` and printed as tables:
    IDN hosts, distinct upper-case ASCII hosts with a messy path; each one pass in a fresh process against
    `ada_url.normalize_url` in the same process, for two seeds; where a cold IDN host's time goes, steps
    route against engine route; the host cache's hit rate on the warm corpora.
-8. site functions (issue 34, `bench/site_keys.py`): `registrable_domain` on canonical URLs, warm, against
-   `url_to_canon_url` on them; `cc_index_columns` against `url_to_canon_url` on `absolute.txt` and a messy
-   corpus, with IA's SURT key (Common Crawl's) and the precise one.
+8. keys and sites (issues 34, 37, `bench/site_keys.py`): `surt` in both styles against `url_to_canon_url` and
+   the `surt` package, `cc_index_columns` against `url_to_canon_url` and `surt(url, style='ia')`, on
+   `absolute.txt` and messy URLs; `registrable_domain` on canonical URLs of distinct hosts, their answers
+   forgotten, against tldextract. The five ratios of issue 37 are its targets.
 9. the two builds (issue 33, `bench/builds.py`): the pure and the mypyc-compiled wheel, each built or reused
    by `tools/compiled.py` outside the checkout, timed in alternating child processes on the warm and cold
    corpora beside ada-url's two bindings, `ada_url` (CFFI) and `can_ada` (pybind11); start-up of each.
@@ -920,7 +921,7 @@ def builds_targets(b: dict) -> dict:
 
 
 def run_site(data: Path, rounds: int) -> dict:
-    "`bench/site_keys.py`: registrable_domain warm, Common Crawl's columns against canonicalization."
+    "`bench/site_keys.py`: the keys and site functions against canonicalization, surt and tldextract."
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import site_keys
     try:

@@ -9,7 +9,7 @@ import importlib
 import importlib.resources
 import re
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from typing import NamedTuple
 
 from .entry import check_arguments, url_to_canon_url
@@ -23,7 +23,8 @@ __all__ = ['SUFFIX_LIST_PACKAGE', 'SUFFIX_LIST_FILE', 'INSTALL_SITE', 'MARK_PLAI
            'psl_version', 'suffix_start', 'canonical_host', 'SiteParts', 'find_site_parts', 'site_parts',
            'clear_site_caches', 'public_suffix', 'registrable_domain', 'origin_host', 'Site', 'origin_site',
            'schemelessly_same_site', 'SiteKey', 'site_key', 'same_site', 'CCIndexColumns', 'cc_rules',
-           'cc_effective_tld', 'cc_assigned_domain', 'cc_suffix_columns', 'cc_columns_of_canonical', 'cc_index_columns']
+           'cc_effective_tld', 'cc_assigned_domain', 'cc_suffix_columns', 'find_host_columns', 'host_columns',
+           'cc_columns_of_canonical', 'cc_index_columns']
 
 # %% ../nbs/15a_site_keys.ipynb 6
 SUFFIX_LIST_PACKAGE = 'publicsuffixlist'
@@ -213,9 +214,9 @@ def site_parts(host: str, icann_only: bool = False) -> SiteParts:
 
 def clear_site_caches() -> None:
     "Forget every cached answer (the list is read again on the next call)."
-    for table in _PARTS:
+    for table in (*_PARTS, _HOST_COLUMNS):
         table.clear()
-    for cached in (suffix_list, cc_rules, _host_columns):
+    for cached in (suffix_list, cc_rules):
         cached.cache_clear()
 
 # %% ../nbs/15a_site_keys.ipynb 17
@@ -465,8 +466,7 @@ def cc_suffix_columns(name: str) -> tuple:
     return (public[0], domain, private_suffix, private_domain)
 
 
-@lru_cache(maxsize=1 << 16)
-def _host_columns(host: str) -> tuple[tuple, str]:
+def find_host_columns(host: str) -> tuple[tuple, str]:
     "The columns of a canonical `host` (name, five labels, four suffix columns, reversed); its SURT."
     if _CC_IPV4.fullmatch(host) or _CC_IPV6.fullmatch(host):
         return (host, *(None,) * 10), surt_host(host)
@@ -481,6 +481,18 @@ def _host_columns(host: str) -> tuple[tuple, str]:
     parts = [*rev, None, None, None, None, None][:5]
     return (name, *parts, *cc_suffix_columns(name), '.'.join(rev)), surt_host(host)
 
+
+_HOST_COLUMNS: dict[str, tuple[tuple, str]] = {}      # as `site_parts`' tables: `CACHED_HOSTS` hosts
+
+
+def host_columns(host: str) -> tuple[tuple, str]:
+    "`find_host_columns`, its answers kept for the hosts seen last."
+    if (found := _HOST_COLUMNS.get(host)) is None:
+        if len(_HOST_COLUMNS) >= CACHED_HOSTS:
+            _HOST_COLUMNS.clear()
+        found = _HOST_COLUMNS[host] = find_host_columns(host)
+    return found
+
 # %% ../nbs/15a_site_keys.ipynb 40
 _NO_HOST: tuple = (None,) * 11
 _NEW_COLUMNS = tuple.__new__               # `CCIndexColumns._make` without its length check
@@ -490,7 +502,12 @@ def cc_columns_of_canonical(canon: str, surt_style: str = 'ia', parts: tuple | N
                             ) -> CCIndexColumns:
     "Common Crawl's URL columns of the canonical URL `canon` (`parts`: its `canonical_parts`)."
     scheme, host, port, path, query = canonical_parts(canon) if parts is None else parts
-    columns, surt_of_host = _host_columns(host) if host else (_NO_HOST, None)
+    if not host:
+        columns, surt_of_host = _NO_HOST, None
+    elif (found := _HOST_COLUMNS.get(host)) is not None:      # as `host_columns`, inline
+        columns, surt_of_host = found
+    else:
+        columns, surt_of_host = host_columns(host)
     if surt_style == 'ia':
         key = ia_surt_key(scheme, host, port, path, query)
     elif surt_of_host is None:
