@@ -73,3 +73,47 @@ def loglog_chart(series: dict, width: int = 720, height: int = 340) -> str:
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
             f'font-family="sans-serif" font-size="12">{"".join(parts)}</svg>')
 
+
+
+def batch_chart(series: dict, mark: int | None = None, width: int = 720, height: int = 340) -> str:
+    "An SVG of `series` (`{name: [(rows in a batch, µs per URL), ...]}`) on log-log axes; `mark`: a batch size."
+    pts = [p for line in series.values() for p in line]
+    x0, x1 = log10(min(p[0] for p in pts)), log10(max(p[0] for p in pts))
+    y0, y1 = log10(min(p[1] for p in pts)), log10(max(p[1] for p in pts))
+    left, right, top, bottom = 70, 170, 12, 44
+
+    def xy(rows, us):
+        return (left + (log10(rows) - x0) / ((x1 - x0) or 1) * (width - left - right),
+                top + (y1 - log10(us)) / ((y1 - y0) or 1) * (height - top - bottom))
+
+    parts = [f'<line x1="{left}" y1="{height - bottom}" x2="{width - right}" y2="{height - bottom}" stroke="#333"/>',
+             f'<line x1="{left}" y1="{top}" x2="{left}" y2="{height - bottom}" stroke="#333"/>',
+             f'<text x="{(left + width - right) / 2}" y="{height - 6}" text-anchor="middle">URLs in a batch</text>',
+             f'<text x="12" y="{(top + height - bottom) / 2}" text-anchor="middle" '
+             f'transform="rotate(-90 12 {(top + height - bottom) / 2})">CPU µs per URL</text>']
+    for rows in sorted({p[0] for p in pts}):
+        parts.append(f'<text x="{xy(rows, 1)[0]:.1f}" y="{height - bottom + 16}" text-anchor="middle">{rows:,}</text>')
+    for e in range(-3, 5):
+        for m in (1, 3):
+            if y0 <= log10(m * 10 ** e) <= y1:
+                parts.append(f'<text x="{left - 6}" y="{xy(10 ** x0, m * 10 ** e)[1] + 4:.1f}" text-anchor="end">'
+                             f'{m * 10 ** e:g}</text>')
+    if mark is not None and x0 <= log10(mark) <= x1:
+        x = xy(mark, 1)[0]
+        parts.append(f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{height - bottom}" stroke="#888" '
+                     f'stroke-dasharray="5 3"/>')
+    colours = ['#1f3a5f', '#c0392b', '#27ae60', '#8e44ad', '#d68910', '#17a589']
+    labels = []
+    for i, (name, line) in enumerate(series.items()):
+        colour = colours[i % len(colours)]
+        points = ' '.join('{:.1f},{:.1f}'.format(*xy(*p)) for p in line)
+        parts.append(f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2"/>')
+        parts += ['<circle cx="{:.1f}" cy="{:.1f}" r="3" fill="{}"/>'.format(*xy(*p), colour) for p in line]
+        end_x, end_y = xy(*line[-1])
+        labels.append([end_y + 4, name, colour, end_x + 8])
+    labels.sort()
+    for above, label in zip(labels, labels[1:]):                       # keep the end labels 14 px apart
+        label[0] = max(label[0], above[0] + 14)
+    parts += [f'<text x="{x:.1f}" y="{y:.1f}" fill="{colour}">{escape(name)}</text>' for y, name, colour, x in labels]
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'font-family="sans-serif" font-size="12">{"".join(parts)}</svg>')

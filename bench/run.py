@@ -46,8 +46,11 @@ The parts, all written to `bench-results/latest.json` and printed as tables:
 10. request fingerprint (issue 41, `bench/scrapy_fingerprint.py`, with the `scrapy` extra): the first
    `fingerprint(request)` of `weburl_nb.scrapy.RequestFingerprinter` against Scrapy's own, on `absolute.txt` and
    a messy corpus.
-11. the targets of issues 5, 12, 18, 26, 33, 34 and 41, checked against the figures (reported, never asserted); start-up
-   and memory also against the run recorded in `bench/recorded.json` ("as now").
+11. Arrow batches (issue 40, `bench/arrow_tiers.py`, with the `arrow` extra): `canonicalize_arrow` on 50,000-row
+   batches of the clean, link and messy corpora, Arrow in and out, against the loop and ada-url's bindings; the
+   share of rows each tier takes; CPU per URL against the batch size, and where the tiers overtake the loop.
+12. the targets of issues 5, 12, 18, 26, 33, 34, 40 and 41, checked against the figures (reported, never asserted);
+   start-up and memory also against the run recorded in `bench/recorded.json` ("as now").
 
 The machine's load average is recorded at the start and before each part: on a shared machine
 the figures mean little without it.
@@ -946,6 +949,19 @@ def run_scrapy(data: Path, rounds: int) -> dict:
     return r
 
 
+def run_arrow(data: Path, rounds: int, recorded: dict) -> dict:
+    "`bench/arrow_tiers.py`: the Arrow tiers on 50,000-row batches, and the batch size that pays (issue 40)."
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import arrow_tiers
+    try:
+        r = arrow_tiers.run(data, rounds, recorded=recorded)
+    except ImportError as e:                    # the `arrow` extra (pyarrow) is missing
+        print(f'\nArrow tiers: not measured ({e})')
+        return {'skipped': str(e), 'targets': {}}
+    print('\n' + arrow_tiers.report(r))
+    return r
+
+
 def print_messy(seed, r: dict):
     s = r['summary']
     print(f'\nmessy URLs, seed {seed} ({s["total"]["count"]:,} URLs, canonical form differs from the input '
@@ -1084,6 +1100,8 @@ def targets(result: dict) -> dict:
         t.update(result['site']['targets'])             # issue 34, as bench/site_keys.py judged them
     if 'scrapy' in result:
         t.update(result['scrapy']['targets'])           # issue 41, as bench/scrapy_fingerprint.py judged them
+    if 'arrow' in result:
+        t.update(result['arrow']['targets'])            # issue 40, as bench/arrow_tiers.py judged them
     if 'scaling' in result:
         t['long URLs: every slope <= 1.05 (10 KB - 1 MB)'] = all(
             not r['over_budget'] and not r.get('errors') and r['slope'] is not None and r['slope'] <= 1.05
@@ -1121,7 +1139,7 @@ def main(argv=None) -> int:
                    help='rounds of -j 1, -j 2 and two -j 1 at once (default 5)')
     p.add_argument('--skip', action='append', default=[],
                    choices=['corpora', 'scaling', 'memory', 'jobs', 'startup', 'messy', 'cold', 'site', 'builds',
-                            'scrapy'])
+                            'scrapy', 'arrow'])
     p.add_argument('--messy-seeds', type=int, nargs='+', default=list(MESSY_SEEDS),
                    help=f'seeds of the messy corpora (default {" ".join(map(str, MESSY_SEEDS))})')
     p.add_argument('--messy-count', type=int, default=16_000, help='URLs per messy corpus (default 16,000)')
@@ -1174,6 +1192,9 @@ def main(argv=None) -> int:
     if 'scrapy' not in args.skip:
         result['machine']['load_before_scrapy'] = os.getloadavg()[0]
         result['scrapy'] = run_scrapy(data, args.rounds)
+    if 'arrow' not in args.skip:
+        result['machine']['load_before_arrow'] = os.getloadavg()[0]
+        result['arrow'] = run_arrow(data, args.rounds, recorded_run())
     if 'scaling' not in args.skip:
         result['scaling'] = bench_scaling_isolated()
         print_scaling(result['scaling'])

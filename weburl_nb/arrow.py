@@ -274,29 +274,29 @@ def link_tier(links: pa.Array, base_index: np.ndarray,
                                        pa.scalar('', links.type)), taken
 
 # %% ../nbs/12b_arrow.ipynb 49
-SMALL_BATCH = 2_000
+SMALL_BATCH = 4_000                    # fewer rows: the loop alone (see Measured)
 
 
 def _by_loop(urls: pa.Array, bases: list | None, charset: str | None, browser: str) -> pa.Array:
-    "`url_to_canon_url` on each row of `urls` (none null), against `bases` (a list, or None)."
+    "`url_to_canon_url` on each row of `urls` (null: null), against `bases` (a list, or None)."
     links = urls.to_pylist()
     if bases is None:
-        return pa.array([url_to_canon_url(u, None, charset, browser) for u in links], urls.type)
-    return pa.array([url_to_canon_url(u, b, charset, browser)
+        return pa.array([None if u is None else url_to_canon_url(u, None, charset, browser)
+                         for u in links], urls.type)
+    return pa.array([None if u is None else url_to_canon_url(u, b, charset, browser)
                      for u, b in zip(links, bases, strict=True)], urls.type)
 
 # %% ../nbs/12b_arrow.ipynb 50
-def _absolute(urls: pa.Array, charset: str | None, browser: str, tiers: bool) -> pa.Array:
-    "The answers for `urls` without a base: identity, repair (not in a small batch), the loop."
-    pending = pc.is_valid(urls).to_numpy(zero_copy_only=False)
-    if tiers:
-        pending &= ~identity_tier(urls).to_numpy(zero_copy_only=False)
+def _absolute(urls: pa.Array, charset: str | None, browser: str) -> pa.Array:
+    "The answers for `urls` without a base: identity, repair, the loop."
+    pending = (pc.is_valid(urls).to_numpy(zero_copy_only=False)
+               & ~identity_tier(urls).to_numpy(zero_copy_only=False))
     rows = np.flatnonzero(pending)
     if not len(rows):
         return urls                                     # every row its own answer (or null)
     rest, fixed = urls.take(pa.array(rows)), np.zeros(len(rows), dtype=bool)
     repaired = rest[:0]
-    if tiers and len(urls) >= SMALL_BATCH and rest.nbytes < 2**31:
+    if rest.nbytes < 2**31:
         candidate = np.flatnonzero(matches(rest, REPAIR_RE2).to_numpy(zero_copy_only=False))
         repaired = repair_tier(rest.take(pa.array(candidate)))
         ok = identity_tier(repaired).to_numpy(zero_copy_only=False)
@@ -323,9 +323,12 @@ def _base_index(base, n: int) -> tuple[np.ndarray, pa.Array]:
 
 # %% ../nbs/12b_arrow.ipynb 52
 def _links(links: pa.Array, base, charset: str | None, browser: str, tiers: bool) -> pa.Array:
-    "The answers for `links` against `base`: the link tier, then the loop."
+    "The answers for `links` against `base`: the link tier (`tiers`), then the loop."
     index, bases = _base_index(base, len(links))
-    answers, taken = link_tier(links, index if tiers else index * 0 - 1, bases)
+    if not tiers:
+        by_row = bases.take(pa.array(index, mask=index < 0)).to_pylist()
+        return _by_loop(links, by_row, charset, browser)
+    answers, taken = link_tier(links, index, bases)
     loop = ~taken & pc.is_valid(links).to_numpy(zero_copy_only=False)
     rows = np.flatnonzero(loop)
     by_row = bases.take(pa.array(index[rows], mask=index[rows] < 0)).to_pylist()
@@ -358,8 +361,9 @@ def canonicalize_arrow(
     "`url_to_canon_url` on each row of an Arrow string array: the tiers, then the loop."
     charset, profile = check_options('canonicalize_arrow', charset, browser)
     array = _strings(urls, 'urls')
+    tiers = profile is THIS and len(array) >= SMALL_BATCH
     if base is None:
-        out = _absolute(array, charset, browser, profile is THIS)
+        out = _absolute(array, charset, browser) if tiers else _by_loop(array, None, charset, browser)
     else:
-        out = _links(array, base, charset, browser, profile is THIS)
+        out = _links(array, base, charset, browser, tiers)
     return pa.chunked_array([out]) if isinstance(urls, pa.ChunkedArray) else out
