@@ -28,6 +28,36 @@ def bar_chart(groups: dict, ours: str = 'weburl_nb.url_to_canon_url', width: int
 
 
 
+def _frame(width: int, height: int, left: int, right: int, top: int, bottom: int, xlabel: str,
+           ylabel: str) -> list[str]:
+    "The two axes of a chart and their titles, as SVG elements."
+    return [f'<line x1="{left}" y1="{height - bottom}" x2="{width - right}" y2="{height - bottom}" stroke="#333"/>',
+            f'<line x1="{left}" y1="{top}" x2="{left}" y2="{height - bottom}" stroke="#333"/>',
+            f'<text x="{(left + width - right) / 2}" y="{height - 6}" text-anchor="middle">{xlabel}</text>',
+            f'<text x="12" y="{(top + height - bottom) / 2}" text-anchor="middle" '
+            f'transform="rotate(-90 12 {(top + height - bottom) / 2})">{ylabel}</text>']
+
+
+def _lines(lines: dict, xy, guide=None) -> list[str]:
+    "Each line of `lines` (`guide`, if one of them, dashed and grey) with its points and its name at its end."
+    colours = ['#1f3a5f', '#c0392b', '#27ae60', '#8e44ad', '#d68910', '#17a589']
+    parts, labels = [], []
+    for i, (name, line) in enumerate(lines.items()):
+        colour = '#888' if line is guide else colours[i % len(colours)]
+        style = 'stroke-dasharray="5 3"' if line is guide else 'stroke-width="2"'
+        points = ' '.join('{:.1f},{:.1f}'.format(*xy(*p)) for p in line)
+        parts.append(f'<polyline points="{points}" fill="none" stroke="{colour}" {style}/>')
+        if line is not guide:
+            parts += ['<circle cx="{:.1f}" cy="{:.1f}" r="3" fill="{}"/>'.format(*xy(*p), colour) for p in line]
+        end_x, end_y = xy(*line[-1])
+        labels.append([end_y + 4, name, colour, end_x + 8])
+    labels.sort()
+    for above, label in zip(labels, labels[1:]):                       # keep the end labels 14 px apart
+        label[0] = max(label[0], above[0] + 14)
+    return parts + [f'<text x="{x:.1f}" y="{y:.1f}" fill="{colour}">{escape(name)}</text>'
+                    for y, name, colour, x in labels]
+
+
 def loglog_chart(series: dict, width: int = 720, height: int = 340) -> str:
     "An SVG of `series` (`{name: [(length, seconds), ...]}`) on log-log axes, with a dashed slope-one guide."
     short = min(line[0] for line in series.values())                 # the fastest shortest call
@@ -43,11 +73,7 @@ def loglog_chart(series: dict, width: int = 720, height: int = 340) -> str:
         return (left + (log10(length) - x0) / ((x1 - x0) or 1) * (width - left - right),
                 top + (y1 - log10(seconds)) / ((y1 - y0) or 1) * (height - top - bottom))
 
-    parts = [f'<line x1="{left}" y1="{height - bottom}" x2="{width - right}" y2="{height - bottom}" stroke="#333"/>',
-             f'<line x1="{left}" y1="{top}" x2="{left}" y2="{height - bottom}" stroke="#333"/>',
-             f'<text x="{(left + width - right) / 2}" y="{height - 6}" text-anchor="middle">URL length</text>',
-             f'<text x="12" y="{(top + height - bottom) / 2}" text-anchor="middle" '
-             f'transform="rotate(-90 12 {(top + height - bottom) / 2})">time per call</text>']
+    parts = _frame(width, height, left, right, top, bottom, 'URL length', 'time per call')
     for length in sorted({p[0] for p in series[next(iter(series))]}):
         parts.append(f'<text x="{xy(length, 1)[0]:.1f}" y="{height - bottom + 16}" text-anchor="middle">'
                      f'{length / 1000:,.0f} KB</text>')
@@ -55,24 +81,9 @@ def loglog_chart(series: dict, width: int = 720, height: int = 340) -> str:
         if y0 <= e <= y1:
             parts.append(f'<text x="{left - 6}" y="{xy(10 ** x0, 10 ** e)[1] + 4:.1f}" text-anchor="end">'
                          f'{10 ** e * 1e3:g} ms</text>')
-    colours = ['#1f3a5f', '#c0392b', '#27ae60', '#8e44ad', '#d68910', '#17a589']
-    labels = []
-    for i, (name, line) in enumerate(lines.items()):
-        colour = '#888' if line is guide else colours[i % len(colours)]
-        style = 'stroke-dasharray="5 3"' if line is guide else 'stroke-width="2"'
-        points = ' '.join('{:.1f},{:.1f}'.format(*xy(*p)) for p in line)
-        parts.append(f'<polyline points="{points}" fill="none" stroke="{colour}" {style}/>')
-        if line is not guide:
-            parts += ['<circle cx="{:.1f}" cy="{:.1f}" r="3" fill="{}"/>'.format(*xy(*p), colour) for p in line]
-        end_x, end_y = xy(*line[-1])
-        labels.append([end_y + 4, name, colour, end_x + 8])
-    labels.sort()
-    for above, label in zip(labels, labels[1:]):                       # keep the end labels 14 px apart
-        label[0] = max(label[0], above[0] + 14)
-    parts += [f'<text x="{x:.1f}" y="{y:.1f}" fill="{colour}">{escape(name)}</text>' for y, name, colour, x in labels]
+    parts += _lines(lines, xy, guide)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
             f'font-family="sans-serif" font-size="12">{"".join(parts)}</svg>')
-
 
 
 def batch_chart(series: dict, mark: int | None = None, width: int = 720, height: int = 340) -> str:
@@ -86,11 +97,7 @@ def batch_chart(series: dict, mark: int | None = None, width: int = 720, height:
         return (left + (log10(rows) - x0) / ((x1 - x0) or 1) * (width - left - right),
                 top + (y1 - log10(us)) / ((y1 - y0) or 1) * (height - top - bottom))
 
-    parts = [f'<line x1="{left}" y1="{height - bottom}" x2="{width - right}" y2="{height - bottom}" stroke="#333"/>',
-             f'<line x1="{left}" y1="{top}" x2="{left}" y2="{height - bottom}" stroke="#333"/>',
-             f'<text x="{(left + width - right) / 2}" y="{height - 6}" text-anchor="middle">URLs in a batch</text>',
-             f'<text x="12" y="{(top + height - bottom) / 2}" text-anchor="middle" '
-             f'transform="rotate(-90 12 {(top + height - bottom) / 2})">CPU µs per URL</text>']
+    parts = _frame(width, height, left, right, top, bottom, 'URLs in a batch', 'CPU µs per URL')
     for rows in sorted({p[0] for p in pts}):
         parts.append(f'<text x="{xy(rows, 1)[0]:.1f}" y="{height - bottom + 16}" text-anchor="middle">{rows:,}</text>')
     for e in range(-3, 5):
@@ -102,18 +109,6 @@ def batch_chart(series: dict, mark: int | None = None, width: int = 720, height:
         x = xy(mark, 1)[0]
         parts.append(f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{height - bottom}" stroke="#888" '
                      f'stroke-dasharray="5 3"/>')
-    colours = ['#1f3a5f', '#c0392b', '#27ae60', '#8e44ad', '#d68910', '#17a589']
-    labels = []
-    for i, (name, line) in enumerate(series.items()):
-        colour = colours[i % len(colours)]
-        points = ' '.join('{:.1f},{:.1f}'.format(*xy(*p)) for p in line)
-        parts.append(f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2"/>')
-        parts += ['<circle cx="{:.1f}" cy="{:.1f}" r="3" fill="{}"/>'.format(*xy(*p), colour) for p in line]
-        end_x, end_y = xy(*line[-1])
-        labels.append([end_y + 4, name, colour, end_x + 8])
-    labels.sort()
-    for above, label in zip(labels, labels[1:]):                       # keep the end labels 14 px apart
-        label[0] = max(label[0], above[0] + 14)
-    parts += [f'<text x="{x:.1f}" y="{y:.1f}" fill="{colour}">{escape(name)}</text>' for y, name, colour, x in labels]
+    parts += _lines(series, xy)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
             f'font-family="sans-serif" font-size="12">{"".join(parts)}</svg>')
