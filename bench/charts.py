@@ -3,6 +3,7 @@ library, kept here so that the page shows figures, not drawing code. Independent
 from __future__ import annotations
 
 from html import escape
+from itertools import pairwise
 from math import log10
 
 
@@ -38,6 +39,17 @@ def _frame(width: int, height: int, left: int, right: int, top: int, bottom: int
             f'transform="rotate(-90 12 {(top + height - bottom) / 2})">{ylabel}</text>']
 
 
+def _log_scale(pts: list, width: int, height: int, left: int, right: int, top: int, bottom: int):
+    "The logarithms of the least x, the least and the greatest y of `pts`, and the point of the plane of (x, y)."
+    x0, x1 = log10(min(p[0] for p in pts)), log10(max(p[0] for p in pts))
+    y0, y1 = log10(min(p[1] for p in pts)), log10(max(p[1] for p in pts))
+
+    def xy(x, y):
+        return (left + (log10(x) - x0) / ((x1 - x0) or 1) * (width - left - right),
+                top + (y1 - log10(y)) / ((y1 - y0) or 1) * (height - top - bottom))
+    return x0, y0, y1, xy
+
+
 def _lines(lines: dict, xy, guide=None) -> list[str]:
     "Each line of `lines` (`guide`, if one of them, dashed and grey) with its points and its name at its end."
     colours = ['#1f3a5f', '#c0392b', '#27ae60', '#8e44ad', '#d68910', '#17a589']
@@ -52,7 +64,7 @@ def _lines(lines: dict, xy, guide=None) -> list[str]:
         end_x, end_y = xy(*line[-1])
         labels.append([end_y + 4, name, colour, end_x + 8])
     labels.sort()
-    for above, label in zip(labels, labels[1:]):                       # keep the end labels 14 px apart
+    for above, label in pairwise(labels):                    # keep the end labels 14 px apart
         label[0] = max(label[0], above[0] + 14)
     return parts + [f'<text x="{x:.1f}" y="{y:.1f}" fill="{colour}">{escape(name)}</text>'
                     for y, name, colour, x in labels]
@@ -64,15 +76,8 @@ def loglog_chart(series: dict, width: int = 720, height: int = 340) -> str:
     guide = [(short[0], short[1] / 4), (max(p[0] for line in series.values() for p in line), 0.0)]
     guide[1] = (guide[1][0], guide[0][1] * guide[1][0] / guide[0][0])   # slope one: time proportional to length
     lines = {**series, '∝ length': guide}
-    pts = [p for line in lines.values() for p in line]
-    x0, x1 = log10(min(p[0] for p in pts)), log10(max(p[0] for p in pts))
-    y0, y1 = log10(min(p[1] for p in pts)), log10(max(p[1] for p in pts))
     left, right, top, bottom = 70, 130, 12, 44
-
-    def xy(length, seconds):
-        return (left + (log10(length) - x0) / ((x1 - x0) or 1) * (width - left - right),
-                top + (y1 - log10(seconds)) / ((y1 - y0) or 1) * (height - top - bottom))
-
+    x0, y0, y1, xy = _log_scale([p for line in lines.values() for p in line], width, height, left, right, top, bottom)
     parts = _frame(width, height, left, right, top, bottom, 'URL length', 'time per call')
     for length in sorted({p[0] for p in series[next(iter(series))]}):
         parts.append(f'<text x="{xy(length, 1)[0]:.1f}" y="{height - bottom + 16}" text-anchor="middle">'
@@ -89,14 +94,9 @@ def loglog_chart(series: dict, width: int = 720, height: int = 340) -> str:
 def batch_chart(series: dict, mark: int | None = None, width: int = 720, height: int = 340) -> str:
     "An SVG of `series` (`{name: [(rows in a batch, µs per URL), ...]}`) on log-log axes; `mark`: a batch size."
     pts = [p for line in series.values() for p in line]
-    x0, x1 = log10(min(p[0] for p in pts)), log10(max(p[0] for p in pts))
-    y0, y1 = log10(min(p[1] for p in pts)), log10(max(p[1] for p in pts))
     left, right, top, bottom = 70, 170, 12, 44
-
-    def xy(rows, us):
-        return (left + (log10(rows) - x0) / ((x1 - x0) or 1) * (width - left - right),
-                top + (y1 - log10(us)) / ((y1 - y0) or 1) * (height - top - bottom))
-
+    x0, y0, y1, xy = _log_scale(pts, width, height, left, right, top, bottom)
+    x1 = log10(max(p[0] for p in pts))
     parts = _frame(width, height, left, right, top, bottom, 'URLs in a batch', 'CPU µs per URL')
     for rows in sorted({p[0] for p in pts}):
         parts.append(f'<text x="{xy(rows, 1)[0]:.1f}" y="{height - bottom + 16}" text-anchor="middle">{rows:,}</text>')
