@@ -14,9 +14,9 @@ from .site_keys import CC_INDEX_COLUMNS, cc_index_columns
 try:                            # the `arrow` extra: Arrow-backed columns take `canonicalize_arrow`
     import pyarrow as pa
 
-    from weburl_nb import arrow as _arrow
+    from weburl_nb.arrow import canonicalize_arrow as _canonicalize_arrow
 except ImportError:             # no pyarrow: no column can be Arrow-backed
-    pa = _arrow = None          # type: ignore[assignment]
+    pa = _canonicalize_arrow = None     # type: ignore[assignment]
 
 # %% auto 0
 __all__ = ['CC_FRAME_COLUMNS', 'CC_INDEX_SCHEMA', 'canonical_url', 'canonicalize_series', 'add_cc_columns', 'canonical_batches']
@@ -51,7 +51,7 @@ def _cells(column) -> list:
 def _arrow_strings(column):
     "The Arrow array of strings behind a pandas column, or None when it is not backed by one."
     dtype, arrow_type = column.dtype, getattr(column.dtype, 'pyarrow_dtype', None)   # `ArrowDtype`
-    if _arrow is None or not (str(getattr(dtype, 'storage', '')).startswith('pyarrow') or (
+    if _canonicalize_arrow is None or not (str(getattr(dtype, 'storage', '')).startswith('pyarrow') or (
             arrow_type is not None and (pa.types.is_string(arrow_type) or pa.types.is_large_string(arrow_type)))):
         return None
     return pa.array(column)
@@ -70,7 +70,7 @@ def canonicalize_series(
         pages = base if base is None or isinstance(base, str) else _arrow_strings(base)
         if pages is None and base is not None and not isinstance(base, str):
             pages = pa.array(_cells(base), pa.large_string())
-        out = _arrow.canonicalize_arrow(column, pages, charset, browser)
+        out = _canonicalize_arrow(column, pages, charset, browser)
         return pd.Series(pd.array(out, dtype=links.dtype), index=links.index, name=links.name)
     urls = _cells(links)
     one_base = base is None or isinstance(base, str)
@@ -127,9 +127,9 @@ def canonical_batches(
     browser: str = 'this',  # whose behaviour to follow
 ):  # yields each batch with the column *name* added: canonical URLs, null where invalid or missing
     "`canonicalize_arrow` on each Arrow record batch: one Spark `mapInArrow` batch at a time."
-    if _arrow is None:
+    if _canonicalize_arrow is None:
         raise ImportError("canonical_batches needs pyarrow: pip install 'weburl-nb[arrow]'")
     for batch in batches:
         pages = None if page is None else batch.column(page)
-        yield batch.append_column(name, _arrow.canonicalize_arrow(batch.column(column), pages, charset,
+        yield batch.append_column(name, _canonicalize_arrow(batch.column(column), pages, charset,
                                                                  browser))
