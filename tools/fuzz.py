@@ -355,7 +355,8 @@ def main(argv=None) -> int:
             still_slow=len(still_slow), retimed=judged, not_retimed=left)
     total = sum(json.loads(line)['inputs'] for line in open(args.work / 'runs.jsonl', encoding='utf-8'))
     print(f'fuzz: {count:,} inputs in {elapsed:.0f} s by {how}, {len(seeds)} seeds; no exception, '
-          f'shortcut = steps, every answer a fixed point ({total:,} inputs in all runs in {args.work})')
+          f'shortcut = steps, every answer a fixed point in all four profiles (the README\'s host '
+          f'exception apart), the public chain = the pipeline ({total:,} inputs in all runs in {args.work})')
     if still_slow:
         for name, seconds, ratio in still_slow:
             print(f'fuzz: SLOW {name}: {seconds * 1000:.1f} ms without instrumentation, '
