@@ -280,11 +280,13 @@ SMALL_BATCH = 4_000                    # fewer rows: the loop alone (see Measure
 def _by_loop(urls: pa.Array, bases: list | None, charset: str | None, browser: str) -> pa.Array:
     "`url_to_canon_url` on each row of `urls` (null: null), against `bases` (a list, or None)."
     links = urls.to_pylist()
-    if bases is None:
+    if bases is not None:
+        return pa.array([None if u is None else url_to_canon_url(u, b, charset, browser)
+                         for u, b in zip(links, bases, strict=True)], urls.type)
+    if urls.null_count or charset is not None or browser != 'this':
         return pa.array([None if u is None else url_to_canon_url(u, None, charset, browser)
                          for u in links], urls.type)
-    return pa.array([None if u is None else url_to_canon_url(u, b, charset, browser)
-                     for u, b in zip(links, bases, strict=True)], urls.type)
+    return pa.array([url_to_canon_url(u) for u in links], urls.type)     # the common call
 
 # %% ../nbs/12b_arrow.ipynb 50
 def _absolute(urls: pa.Array, charset: str | None, browser: str) -> pa.Array:
