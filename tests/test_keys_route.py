@@ -115,3 +115,15 @@ def test_k3_fast_answer_is_the_steps(path):
             kept.append(seg)
     want = "/" if not kept else "/" + "".join(s + "/" for s in kept[:-1] if s) + kept[-1]
     assert merge_path_segments(segments) == want
+
+
+def test_cc_columns_inline_are_the_columns():
+    "`cc_index_columns`' inline route for the canonical shape gives `cc_columns_of_canonical`'s columns."
+    from weburl_nb.site_keys import cc_columns_of_canonical, cc_index_columns
+    pytest.importorskip("publicsuffixlist")
+    for url, base, charset in _corpus(step=3):
+        canon = url_to_canon_url(url, base, charset)
+        for style in ("precise", "ia"):
+            want = None if canon is None else cc_columns_of_canonical(canon, style)
+            for _ in range(2):                  # the second call reads the table of origins
+                assert cc_index_columns(url, base, charset, surt_style=style) == want, url

@@ -23,8 +23,8 @@ from .trace import Step, register
 
 # %% auto 0
 __all__ = ['IA_KEEPS', 'IA_DROPPED_PORTS', 'QUERY_SESSIONS', 'TRACKING_LISTS', 'TRACKING', 'TRACKING_LEFT_OUT', 'TRACKING_PARAMS',
-           'PARAM_PRESETS', 'KEY_STEPS', 'IA_KEY', 'SURT_STYLES', 'unescape_then_escape', 'trim_host_dots',
-           'merge_path_segments', 'lowercase', 'strip_www', 'drop_user_info', 'strip_path_session_id',
+           'PARAM_PRESETS', 'KEY_STEPS', 'IA_KEY', 'CANONICAL_SHAPE', 'SURT_STYLES', 'unescape_then_escape',
+           'trim_host_dots', 'merge_path_segments', 'lowercase', 'strip_www', 'drop_user_info', 'strip_path_session_id',
            'strip_trailing_slash', 'strip_query_session_ids', 'sort_query', 'drop_empty_query', 'TrackingParam',
            'drop_params', 'KeyStep', 'UrlKey', 'url_key', 'ia_surt_form', 'canonical_parts', 'canonical_with_parts',
            'ia_surt_key', 'surt_host', 'surt', 'precise_surt_form', 'same_resource']
@@ -460,7 +460,7 @@ def canonical_parts(canon: str) -> tuple:
     return m.groups()
 
 
-_CANONICAL_SHAPE = LazyRegex(canonical_url_pattern(groups=True))   # the first tier's shape
+CANONICAL_SHAPE = LazyRegex(canonical_url_pattern(groups=True))   # the first tier's shape
 
 
 def canonical_with_parts(url: str, base: str | None, charset: str | None,
@@ -468,7 +468,7 @@ def canonical_with_parts(url: str, base: str | None, charset: str | None,
     "`url`'s canonical URL and its `canonical_parts`; the already-canonical shape read once."
     if (base is None and charset is None and browser == 'this' and url.isascii()
             and '/.' not in url and '..' not in url
-            and (m := _CANONICAL_SHAPE.fullmatch(url)) is not None):
+            and (m := CANONICAL_SHAPE.fullmatch(url)) is not None):
         origin, path, query = m.groups()              # as `unchanged_url`: `url` is canonical
         colon = origin.index(':')
         return url, (origin[:colon], origin[colon + 3:], None, path, query[1:] if query else None)

@@ -13,7 +13,7 @@ from functools import cache
 from typing import NamedTuple
 
 from .entry import check_arguments, url_to_canon_url
-from .keys import SURT_STYLES, canonical_parts, canonical_with_parts, ia_surt_key, surt_host
+from .keys import CANONICAL_SHAPE, SURT_STYLES, canonical_parts, canonical_with_parts, ia_surt_key, surt_host
 from .trace import Step, register
 
 # %% auto 0
@@ -214,7 +214,7 @@ def site_parts(host: str, icann_only: bool = False) -> SiteParts:
 
 def clear_site_caches() -> None:
     "Forget every cached answer (the list is read again on the next call)."
-    for table in (*_PARTS, _HOST_COLUMNS):
+    for table in (*_PARTS, _HOST_COLUMNS, _ORIGIN_COLUMNS):
         table.clear()
     for cached in (suffix_list, cc_rules):
         cached.cache_clear()
@@ -523,15 +523,36 @@ def cc_columns_of_canonical(canon: str, surt_style: str = 'ia', parts: tuple | N
     return _NEW_COLUMNS(CCIndexColumns,
                         (key, url, *columns, scheme, int(port) if port else None, path, query))
 
+# %% ../nbs/15a_site_keys.ipynb 41
+_ORIGIN_COLUMNS: dict[str, tuple] = {}     # `scheme://host` of the canonical shape: its parts, columns
+
 
 def cc_index_columns(url: str, base: str | None = None, charset: str | None = None, *,
                      surt_style: str = 'ia', browser: str = 'this') -> CCIndexColumns | None:
     "Common Crawl's URL index columns of `url`'s canonical URL; `None` if it has none."
-    if not (url.__class__ is str and base is None and charset is None and browser == 'this'):
-        url, base, charset, _ = check_arguments('cc_index_columns', url, base, charset, browser)
     if surt_style != 'ia' and surt_style != 'precise':
         raise (TypeError if not isinstance(surt_style, str) else ValueError)(
             f'cc_index_columns() option surt_style must be one of '
             f'{", ".join(map(repr, SURT_STYLES))}, not {surt_style!r}')
+    if (url.__class__ is str and base is None and charset is None and browser == 'this'
+            and url.isascii() and '/.' not in url and '..' not in url
+            and (m := CANONICAL_SHAPE.fullmatch(url)) is not None):   # the route, inline
+        origin, path, query = m.groups()
+        if (known := _ORIGIN_COLUMNS.get(origin)) is None:
+            if len(_ORIGIN_COLUMNS) >= CACHED_HOSTS:
+                _ORIGIN_COLUMNS.clear()
+            colon = origin.index(':')
+            host = origin[colon + 3:]
+            known = _ORIGIN_COLUMNS[origin] = (origin[:colon], host, *host_columns(host))
+        scheme, host, columns, surt_of_host = known
+        query = query[1:] if query else None
+        if surt_style == 'ia':
+            key = ia_surt_key(scheme, host, None, path, query)
+        else:
+            key = f'{surt_of_host}){path}' if query is None else f'{surt_of_host}){path}?{query}'
+        return _NEW_COLUMNS(CCIndexColumns, (key, url if '#' not in url else url[:m.end(3)],
+                                             *columns, scheme, None, path, query))
+    if not (url.__class__ is str and base is None and charset is None and browser == 'this'):
+        url, base, charset, _ = check_arguments('cc_index_columns', url, base, charset, browser)
     found = canonical_with_parts(url, base, charset, browser)   # the keys' route
     return None if found is None else cc_columns_of_canonical(found[0], surt_style, found[1])
