@@ -286,6 +286,18 @@ PARTS: dict[str, str] = {
     "_engine_result": "url_to_canon_url",
     "check_arguments": "url_to_canon_url",
     "check_options": "url_to_canon_url",
+
+    # --- the tiers over Arrow (12b) ---
+    "matches": "identity_tier",
+    "_offsets": "link_prefixes",
+    "_first": "link_prefixes",
+    "_views": "link_tier",
+    "_kinds": "link_tier",
+    "_strings": "canonicalize_arrow",
+    "_base_index": "canonicalize_arrow",
+    "_by_loop": "canonicalize_arrow",
+    "_absolute": "canonicalize_arrow",
+    "_links": "canonicalize_arrow",
 }
 
 _DEF = re.compile(r"^(?:def|class)\s+(\w+)|^(\w+)(?:\s*:[^=\n]+)?\s*=", re.MULTILINE)

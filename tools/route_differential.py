@@ -7,7 +7,8 @@
 checks that `url_to_canon_url` gives the same (exit 1 if not). `check` runs in a copy with a fault
 planted in one engine piece: it calls `url_to_canon_url` alone and compares with the stored answers,
 so a fault in what both functions share (the checks of the arguments) is seen too. An exception
-counts as a difference.
+counts as a difference. Both also run the Arrow route (`weburl_nb.arrow.canonicalize_arrow`, its tiers
+forced at every batch size) on THIS's calls, by charset and base, against the same answers.
 
 The calls: every conformance input with and without its base, with its charset and with none, in the
 four profiles (this, chrome, gecko, ie); a seeded messy corpus (`bench/messy.py`); and seeded inputs
@@ -105,6 +106,40 @@ def calls() -> list[Call]:
     return conformance_calls() + messy_calls() + rare_calls()
 
 
+def arrow_route(cs: list[Call], answers: list) -> list[Call]:
+    """The calls on which the Arrow route (`canonicalize_arrow`, its tiers at every batch size) differs
+    from `answers` or raises: THIS's calls that Arrow can hold (no lone surrogate), by charset and by
+    whether a base is given, in batches of 1,000. An empty list also when pyarrow is missing."""
+    try:
+        import pyarrow as pa
+
+        from weburl_nb import arrow
+    except ImportError:
+        return []
+    arrow.SMALL_BATCH = 0
+    groups: dict = {}
+    for (url, base, charset, browser), a in zip(cs, answers, strict=True):
+        try:
+            (url + (base or "")).encode("utf-8")
+        except UnicodeEncodeError:
+            continue
+        if browser == "this":
+            groups.setdefault((base is None, charset), []).append(((url, base, charset, browser), a))
+    bad = []
+    for (no_base, charset), rows in groups.items():
+        for i in range(0, len(rows), 1000):
+            chunk = rows[i:i + 1000]
+            bases = None if no_base else pa.array([c[1] for c, _ in chunk], pa.string())
+            try:
+                out = arrow.canonicalize_arrow(pa.array([c[0] for c, _ in chunk], pa.string()), bases,
+                                               charset).to_pylist()
+            except Exception as e:
+                print(f"the Arrow route raised {type(e).__name__} on a batch of {len(chunk)}")
+                return [c for c, _ in chunk]
+            bad += [c for (c, a), o in zip(chunk, out, strict=True) if o != a]
+    return bad
+
+
 def build(ref: Path) -> int:
     from weburl_nb.entry import url_to_canon_url, url_to_canon_url_steps
     cs = calls()
@@ -112,10 +147,13 @@ def build(ref: Path) -> int:
     bad = [(c, a) for c, a in zip(cs, answers, strict=True) if url_to_canon_url(*c) != a]
     for c, a in bad[:5]:
         print("route differs from the steps:", c, a)
+    off = arrow_route(cs, answers)
+    for c in off[:5]:
+        print("the Arrow route differs from the steps:", c)
     with open(ref, "wb") as f:
         pickle.dump((cs, answers), f)
-    print(f"route differential: {len(cs)} calls, {len(bad)} differ")
-    return 1 if bad else 0
+    print(f"route differential: {len(cs)} calls, {len(bad)} differ; the Arrow route: {len(off)} differ")
+    return 1 if bad or off else 0
 
 
 def check(ref: Path) -> int:
@@ -131,6 +169,10 @@ def check(ref: Path) -> int:
         if out != a:
             print(f"route differs on {c!r:.200}")
             return 1
+    off = arrow_route(cs, answers)
+    if off:
+        print(f"the Arrow route differs on {off[0]!r:.200}")
+        return 1
     return 0
 
 
