@@ -48,3 +48,8 @@ def test_every_route_function_is_a_piece_or_a_part():
     missing = sorted(k for k in found if census.registered(k[1]) is None)
     assert len(found) > 60, sorted(found)          # the profiler saw the route
     assert not missing, f"on the route but in neither PAIRED_TEST nor PARTS: {missing}"
+
+
+def test_every_checked_names_its_pairing_test():
+    "The section of each engine piece (07a-07g) names the test that `make proofs` runs for it."
+    assert _tool("proofs").unnamed_pairing_tests() == []

@@ -384,6 +384,32 @@ def problems() -> list[str]:
     return out
 
 
+def section_text(nb: Path, title: str) -> str:
+    "The prose of the section `title` of notebook `nb` (its markdown cells, headings included)."
+    text, cur = [], ""
+    for cell in _cells(nb):
+        if cell["cell_type"] != "markdown":
+            continue
+        for line in "".join(cell["source"]).splitlines():
+            h = _HEAD.match(line)
+            if h and len(h.group(1)) > 1:
+                cur = h.group(2)
+            if cur == title:
+                text.append(line)
+    return "\n".join(text)
+
+
+def unnamed_pairing_tests(pages: str = r"07[a-g]") -> list[str]:
+    "The pieces of the pages matching `pages` whose section does not name the test `PAIRED_TEST` runs."
+    secs, out = sections(), []
+    for name, node in PAIRED_TEST.items():
+        s = where(name, secs)
+        if s is not None and re.match(pages, s["notebook"].name) and node not in section_text(
+                s["notebook"], s["title"]):
+            out.append(f"{name}: {s['notebook'].name} '{s['title']}' does not name {node}")
+    return out
+
+
 def paired_table() -> str:
     "Markdown: each engine piece, its parts, the test that pairs it with its step (`make proofs`)."
     def parts(name: str) -> str:
