@@ -66,6 +66,7 @@ SETTLED_PATHS = ['/%2%45/' + 'é' * 3000, '/%2%45', '/%2%45x', '/%2%45%2%45/a', 
 
 
 @given(paths, st.sampled_from(NOTE_CASES))
+@example('/%%%34%31', (True, 'http'))         # `/%%41`: an escape decoding holds back, the loop goes on
 def test_path_is_settled_by_escapes(path, case):
     hierarchical, scheme = case
     literal = _literal_answer(path, hierarchical)
@@ -257,7 +258,7 @@ def test_explain_answers_a_megabyte_of_rounds():
 @pytest.mark.skipif(not data_dir().is_dir(), reason="conformance data not found")
 def test_canonicalize_by_engine_on_the_conformance_inputs():
     cases = [c for f in files() for c in load(f)]
-    for data in ('file:' + '///localhost' * 40 + '/x', 'file:' + '///LocalHost' * 17 + '//c|/y'):
+    for data in ('file://localhost' + '///localhost' * 700 + '/x', 'file:' + '///LocalHost' * 17 + '//c|/y'):
         u = resolve_url(data, parse_url(data))              # more rounds than C9 allows
         assert engine.canonicalize_by_engine(u, None, THIS) == steps.canonicalize_checked(u, None, THIS)
     for c in cases:

@@ -60,8 +60,6 @@ def test_conformance_hosts():
     assert len(hosts) > 500
     bad = [x for h in hosts for x in _same(h)]
     assert bad == [], bad[:5]
-    with Recording():                   # a recording sees the steps: no address route
-        assert [x for h in ('1.2.3.4', '[::1]', '0x7F.1', 'a.B', '\u00fc') for x in _same(h)] == []
 
 
 def test_bracketed():
@@ -136,3 +134,5 @@ def test_routes_equal_steps_on_seeded_hosts():
     hosts += [h.lower() for h in hosts[:300]]
     bad = [x for h in hosts for x in _same(h)]
     assert bad == [], bad[:5]
+    with Recording():                   # a recording sees the steps: no address route
+        assert [x for h in ('1.2.3.4', '[::1]', '0x7F.1', 'a.B', '\u00fc') for x in _same(h)] == []
