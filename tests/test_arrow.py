@@ -224,3 +224,32 @@ def test_nulls_slices_chunks_and_types():
         canonicalize_arrow(links, bases[:3])
     assert canonicalize_arrow(pa.array([], pa.string())).to_pylist() == []
     assert CANONICAL_URL_RE2.startswith("^") and CANONICAL_URL_RE2.endswith("$")
+
+
+def mutants(urls: list[str], n: int, seed: int = 40) -> list[str]:
+    "`n` seeded mutants of `urls`: characters of the sample alphabet and `../`, `%2e`, `:80` put in, cut, case flipped."
+    rng = random.Random(seed)
+    pieces = ALPHABET + ["../", "./", "%2e", "%2E", "%41", "%7e", ":80", ":", "//", "@", "XN--", "\u212a"]
+    out = []
+    for _ in range(n):
+        u = rng.choice(urls)
+        for _ in range(rng.randint(1, 3)):
+            i = rng.randrange(len(u) + 1)
+            op = rng.random()
+            if op < 0.5:
+                u = u[:i] + rng.choice(pieces) + u[i:]
+            elif op < 0.75:
+                u = u[:i] + u[i + rng.randint(1, 4):]
+            else:
+                u = u[:i] + u[i:i + 8].swapcase() + u[i + 8:]
+        out.append(u)
+    return out
+
+
+@needs_bench
+def test_mutants_equal_url_to_canon_url():
+    urls = absolute_urls(20000)
+    _same(mutants(urls, 40000))
+    pairs = href_pairs(20000)
+    links = mutants([h for h, _ in pairs], 20000, seed=41)
+    _same(links, [pairs[i % len(pairs)][1] for i in range(len(links))])
