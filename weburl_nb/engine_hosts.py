@@ -10,7 +10,7 @@ from functools import lru_cache
 from .charclasses import LazyRegex, is_file_scheme
 from .engine_idna import canonicalize_ascii_name, canonicalize_name, is_ascii_name
 from .host import PROFILES, THIS, Profile, canonicalize_host_steps
-from .ipaddr import _H16, _IPV4_RE, ipv4_number, ipv6_groups, ipv6_text, shortened
+from .ipaddr import H16, IPV4_RE, ipv4_number, ipv6_groups, ipv6_text, shortened
 from .support import CACHED_LENGTH
 from .trace import OFF, trace_for
 
@@ -34,7 +34,7 @@ def canonicalize_ipv4_by_regex(s: str) -> str | None:
     "The IPv4 steps' answer for `s` (see IP addresses), short decimals read at once."
     if _DOTTED_QUAD.fullmatch(s) is not None:
         return s                        # already the steps' text (see above)
-    m = _IPV4_RE.fullmatch(s)
+    m = IPV4_RE.fullmatch(s)
     if m is None:
         return None
     numbers = [int(t) if t[0] != '0' and len(t) <= 10 else ipv4_number(t)
@@ -56,9 +56,9 @@ def canonicalize_ipv4_by_regex(s: str) -> str | None:
     return f'{a >> 24}.{a >> 16 & 255}.{a >> 8 & 255}.{a & 255}'
 
 # %% ../nbs/07e_engine_hosts.ipynb 12
-_IPV6_HEX = LazyRegex(rf'(?:{_H16}:){{7}}{_H16}'
-                      rf'|((?:{_H16}(?::{_H16}){{0,6}})?)'
-                      rf'::((?:{_H16}(?::{_H16}){{0,6}})?)')
+_IPV6_HEX = LazyRegex(rf'(?:{H16}:){{7}}{H16}'
+                      rf'|((?:{H16}(?::{H16}){{0,6}})?)'
+                      rf'::((?:{H16}(?::{H16}){{0,6}})?)')
 _LEADING_ZEROS = LazyRegex(r':0+(?=[0-9A-Fa-f])')
 
 def _hex_groups_text(s: str) -> str | None:

@@ -8,11 +8,11 @@ from __future__ import annotations
 from .charclasses import LazyRegex
 
 # %% auto 0
-__all__ = ['ipv4_number', 'canonicalize_ipv4', 'ipv6_groups', 'shortened', 'ipv6_text', 'canonicalize_ipv6']
+__all__ = ['IPV4_RE', 'H16', 'ipv4_number', 'canonicalize_ipv4', 'ipv6_groups', 'shortened', 'ipv6_text', 'canonicalize_ipv6']
 
 # %% ../nbs/03_ipaddr.ipynb 6
 _NUMBER = r'(?:0[xX][0-9A-Fa-f]*|0[0-7]*|[1-9][0-9]*)'
-_IPV4_RE = LazyRegex(rf'({_NUMBER})' + rf'(?:\.({_NUMBER}))?' * 3)
+IPV4_RE = LazyRegex(rf'({_NUMBER})' + rf'(?:\.({_NUMBER}))?' * 3)
 
 def ipv4_number(text: str) -> int:
     "The value of one *number* of an IPv4 address (hex after `0x`, octal after `0`, else decimal)."
@@ -24,7 +24,7 @@ def ipv4_number(text: str) -> int:
 # %% ../nbs/03_ipaddr.ipynb 11
 def canonicalize_ipv4(s: str) -> str | None:
     "The spec's IPv4 canonicalization: dotted-decimal text of `s`, or `None` when `s` is no IPv4 address."
-    m = _IPV4_RE.fullmatch(s)                                  # steps 1, 3-6: the shape
+    m = IPV4_RE.fullmatch(s)                                  # steps 1, 3-6: the shape
     if m is None: return None                                  # step 7
     numbers = [ipv4_number(t) for t in m.groups() if t is not None]
     match numbers:
@@ -43,27 +43,27 @@ def canonicalize_ipv4(s: str) -> str | None:
     return None                                                # (the shape has one to four)
 
 # %% ../nbs/03_ipaddr.ipynb 20
-_H16 = '[0-9A-Fa-f]{1,4}'
+H16 = '[0-9A-Fa-f]{1,4}'
 # departure: octets with a leading zero (`0[0-9]{1,2}`)
 _OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9]|0[0-9]{1,2})'
 _EMBEDDED_IPV4 = rf'{_OCTET}\.{_OCTET}\.{_OCTET}\.{_OCTET}'
-_LS32 = rf'(?:{_H16}:{_H16}|{_EMBEDDED_IPV4})'
+_LS32 = rf'(?:{H16}:{H16}|{_EMBEDDED_IPV4})'
 
 def _ipv6_alternative(before: int | None, after: str) -> str:
     "One alternative of `IPv6address`: up to `before` groups, then `::`, then `after` (`None`: no `::`)."
     if before is None: return after
-    head = '' if before == 0 else rf'(?:(?:{_H16}:){{0,{before - 1}}}{_H16})?'
+    head = '' if before == 0 else rf'(?:(?:{H16}:){{0,{before - 1}}}{H16})?'
     return head + '::' + after
 
 _IPV6_RE = LazyRegex('|'.join(f'(?:{_ipv6_alternative(b, a)})' for b, a in [
-    (None, rf'(?:{_H16}:){{6}}{_LS32}'),
-    (0, rf'(?:{_H16}:){{5}}{_LS32}'),
-    (1, rf'(?:{_H16}:){{4}}{_LS32}'),
-    (2, rf'(?:{_H16}:){{3}}{_LS32}'),
-    (3, rf'(?:{_H16}:){{2}}{_LS32}'),
-    (4, rf'{_H16}:{_LS32}'),
+    (None, rf'(?:{H16}:){{6}}{_LS32}'),
+    (0, rf'(?:{H16}:){{5}}{_LS32}'),
+    (1, rf'(?:{H16}:){{4}}{_LS32}'),
+    (2, rf'(?:{H16}:){{3}}{_LS32}'),
+    (3, rf'(?:{H16}:){{2}}{_LS32}'),
+    (4, rf'{H16}:{_LS32}'),
     (5, _LS32),
-    (6, _H16),
+    (6, H16),
     (7, ''),
 ]))
 
