@@ -158,13 +158,13 @@ def batch_sizes(urls: list[str], rounds: int, rng: random.Random, total: int = 2
         n = size * max(1, min(total, len(urls)) // size if size * 200 > total else 200)
         pieces = [urls[i:i + size] for i in range(0, n, size)]
         arrays = [pa.array(p) for p in pieces]
-        funcs = {ARROW: lambda: [canonicalize_arrow(a) for a in arrays],
-                 TIERS: lambda: [forced(a) for a in arrays],
-                 LOOP: lambda: [[url_to_canon_url(u) for u in p] for p in pieces]}
+        funcs = {ARROW: lambda arrays=arrays: [canonicalize_arrow(a) for a in arrays],
+                 TIERS: lambda arrays=arrays: [forced(a) for a in arrays],
+                 LOOP: lambda pieces=pieces: [[url_to_canon_url(u) for u in p] for p in pieces]}
         try:
             import can_ada
             parse = _quiet(lambda u: can_ada.parse(u).href)
-            funcs[CAN_ADA] = lambda: [parse(p) for p in pieces]
+            funcs[CAN_ADA] = lambda pieces=pieces, parse=parse: [parse(p) for p in pieces]
         except ImportError:
             pass
         out[str(size)] = alternate(funcs, rounds, n, rng)
