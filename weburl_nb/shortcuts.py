@@ -309,6 +309,7 @@ def repaired_absolute(url: str, base: str | None,
     m = _AUTHORITY_URL.fullmatch(preprocess_if_needed(url))         # parsing 1-2
     if m is None or (base is not None and base_record(base).parsed.invalid):
         return NO_SHORTCUT
+    query: str | None; fragment: str | None                       # declared: mypyc refuses a None-only guess
     scheme_text, authority, path, query, fragment = m.groups()
     scheme = scheme_text.lower()                                    # C2
     if scheme in NOT_HIERARCHICAL_SCHEMES or is_file_scheme(scheme):   # two characters at least
