@@ -1146,7 +1146,7 @@ def main(argv=None) -> int:
     p.add_argument('--out', default=str(ROOT / 'bench-results' / 'latest.json'))
     args = p.parse_args(argv)
 
-    data = Path(args.data)
+    data = Path(args.data).resolve()   # absolute: the builds part runs children elsewhere
     pairs, header = load_hrefs(data / 'hrefs.tsv')
     urls = load_absolute(data / 'absolute.txt')
     hrefs_f, abs_f, versions = contenders()

@@ -14,11 +14,12 @@ from .trace import register, trace_for
 
 # %% auto 0
 __all__ = ['LEGACY_ESCAPED', 'USERINFO_OCTETS', 'PATH_OCTETS', 'QUERY_OCTETS', 'OPAQUE_PATH_OCTETS', 'C1_OCTETS',
-           'FRAGMENT_OCTETS', 'DEFAULT_PORTS', 'HOSTPATH_BUDGET', 'EncodeSet', 'percent_encode', 'canonicalize_scheme',
-           'drop_empty_userinfo', 'canonicalize_userinfo', 'canonicalize_file_hostpath', 'canonicalize_port',
-           'port_failure', 'root_path', 'decode_unreserved', 'encode_path', 'canonicalize_path', 'hostpath_rounds',
-           'canonicalize_hostpath', 'protect_double_slash', 'canonicalize_query', 'canonicalize_fragment',
-           'unresolved_path', 'canonicalize_checked', 'makes_new_escape', 'read_path_again', 'path_is_settled']
+           'FRAGMENT_OCTETS', 'DEFAULT_PORTS', 'HOSTPATH_BUDGET', 'HEX_DIGITS', 'EncodeSet', 'percent_encode',
+           'canonicalize_scheme', 'drop_empty_userinfo', 'canonicalize_userinfo', 'canonicalize_file_hostpath',
+           'canonicalize_port', 'port_failure', 'root_path', 'decode_unreserved', 'encode_path', 'canonicalize_path',
+           'hostpath_rounds', 'canonicalize_hostpath', 'protect_double_slash', 'canonicalize_query',
+           'canonicalize_fragment', 'unresolved_path', 'canonicalize_checked', 'makes_new_escape', 'read_path_again',
+           'path_is_settled']
 
 # %% ../nbs/06_canonicalization.ipynb 7
 class EncodeSet:
@@ -321,13 +322,13 @@ register('canon', 'Canonicalization', 'canonicalization', {
         'http://example.com:99999/')})
 
 # %% ../nbs/06_canonicalization.ipynb 54
-_HEX_DIGITS = '0123456789ABCDEFabcdef'
+HEX_DIGITS = '0123456789ABCDEFabcdef'
 
 
 def makes_new_escape(s: str, i: int, c: str) -> bool:
     "Would the escape at `s[i]`, decoded to `c`, complete an escape before it?"
-    return c in _HEX_DIGITS and (s[i - 1:i] == '%' or (
-        i >= 2 and s[i - 2] == '%' and s[i - 1] in _HEX_DIGITS))
+    return c in HEX_DIGITS and (s[i - 1:i] == '%' or (
+        i >= 2 and s[i - 2] == '%' and s[i - 1] in HEX_DIGITS))
 
 # %% ../nbs/06_canonicalization.ipynb 57
 def read_path_again(path: str | None, hierarchical: bool, scheme: str | None) -> str | None:

@@ -8,11 +8,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import lru_cache
-from string import hexdigits
 
 from weburl_nb.canonicalization import (  # wrapped: nbdev leaves it absolute
     C1_OCTETS,
     FRAGMENT_OCTETS,
+    HEX_DIGITS,
     LEGACY_ESCAPED,
     OPAQUE_PATH_OCTETS,
     PATH_OCTETS,
@@ -210,7 +210,7 @@ _NO_NEW_ESCAPE = r'(?<!%%)(?<!%[0-9A-Fa-f]%)'   # the `%` not after `%` or `%` +
 
 def _unreserved_escape_split_re(guard: str) -> LazyRegex:
     "`%` and the captured digits of an unreserved character (hex digits after `guard`)."
-    hex_codes = [code for code, c in UNRESERVED_ESCAPES.items() if c in hexdigits]
+    hex_codes = [code for code, c in UNRESERVED_ESCAPES.items() if c in HEX_DIGITS]
     other_codes = [code for code in UNRESERVED_ESCAPES if code not in hex_codes]
     return LazyRegex(f'%((?:{guard}(?:{escape_alternatives(hex_codes)}))'
                      f'|{escape_alternatives(other_codes)})')
