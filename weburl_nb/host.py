@@ -552,8 +552,7 @@ def host_result_steps(s: str, scheme: str | None, profile: Profile,
             return trace.fail('26', 'host-colon', fallback, host=s)
         if host.reject_written_colon and ':' in written:
             return trace.fail('26', 'host-colon', None, host=s)
-    # Step 27: an IPv4 address. Departures (see the notes): CHROME fails on a number
-    # over 32 bits; GECKO and IE take only a host that was an address before step 11.
+    # Step 27: an IPv4 address. Departures (notes): CHROME's 32 bits, GECKO's and IE's `written`.
     if host.ipv4_overflow_fails and ipv4_overflows(s):
         return trace.fail('27', 'host-ipv4-overflow', fallback, host=s)
     ipv4 = canonicalize_ipv4(s)
