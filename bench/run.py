@@ -39,7 +39,8 @@ The parts, all written to `bench-results/latest.json` and printed as tables:
 8. keys and sites (issues 34, 37, `bench/site_keys.py`): `surt` in both styles against `url_to_canon_url` and
    the `surt` package, `cc_index_columns` against `url_to_canon_url` and `surt(url, style='ia')`, on
    `absolute.txt` and messy URLs; `registrable_domain` on canonical URLs of distinct hosts, their answers
-   forgotten, against tldextract. The five ratios of issue 37 are its targets.
+   forgotten, against tldextract. The five ratios of issue 37 are its targets, judged in this process (the
+   build installed here) and again in a child process of the compiled build (`tools/compiled.py`, as in 9).
 9. the two builds (issue 33, `bench/builds.py`): the pure and the mypyc-compiled wheel, each built or reused
    by `tools/compiled.py` outside the checkout, timed in alternating child processes on the warm and cold
    corpora beside ada-url's two bindings, `ada_url` (CFFI) and `can_ada` (pybind11); start-up of each.
@@ -933,7 +934,34 @@ def run_site(data: Path, rounds: int) -> dict:
         print(f'\nsite functions: not measured ({e})')
         return {'skipped': str(e), 'targets': {}}
     print('\n' + site_keys.report(r))
+    compiled = run_site_compiled(data, rounds)
+    if compiled:
+        r['compiled'] = compiled
+        print('\ncompiled build: ' + site_keys.report(compiled))
+        r['targets'].update({f'compiled build: {k}': ok for k, ok in compiled['targets'].items()})
     return r
+
+
+def run_site_compiled(data: Path, rounds: int) -> dict:
+    """`bench/site_keys.py` in a child process of the compiled build (built or reused by
+    `tools/compiled.py`, as for part 9), the targets judged there too; `{}` when it cannot run."""
+    p = subprocess.run([sys.executable, str(ROOT / 'tools' / 'compiled.py'), 'build'],
+                       capture_output=True, text=True)
+    if p.returncode:
+        print(f'site functions, compiled build: not run, the build failed:\n{p.stderr[-1500:]}')
+        return {}
+    env = {k: v for k, v in os.environ.items() if k not in ('PYTHONPATH', 'VIRTUAL_ENV')}
+    c = subprocess.run([p.stdout.strip().splitlines()[-1], '-I', str(ROOT / 'bench' / 'site_keys.py'), '--json',
+                        '--data', str(Path(data).resolve()), '--rounds', str(rounds)],
+                       capture_output=True, text=True, env=env, cwd='/')
+    if c.returncode:
+        print(f'site functions, compiled build: not run:\n{c.stderr[-1500:]}')
+        return {}
+    got = json.loads(c.stdout)
+    if got.get('compiled') is not True:
+        print('site functions, compiled build: not run, the child did not load the compiled build')
+        return {}
+    return got
 
 
 def run_scrapy(data: Path, rounds: int) -> dict:

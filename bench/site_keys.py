@@ -2,6 +2,7 @@
 calls `run`):
 
     python bench/site_keys.py                    # alone: the table and the targets
+    COMPILED_PYTHON -I bench/site_keys.py --json # the compiled build's figures (`bench/run.py` does this)
 
 Four targets, each a ratio of two contenders timed in one run:
 
@@ -24,7 +25,9 @@ on all contenders alike; the ratios come from one run.
 """
 from __future__ import annotations
 
+import argparse
 import gc
+import json
 import os
 import random
 import statistics
@@ -35,6 +38,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import messy  # noqa: E402
 
+from weburl_nb import COMPILED  # noqa: E402
 from weburl_nb.entry import url_to_canon_url  # noqa: E402
 from weburl_nb.keys import surt  # noqa: E402
 from weburl_nb.site_keys import _PARTS, canonical_host, cc_index_columns, registrable_domain  # noqa: E402
@@ -173,8 +177,17 @@ def report(r: dict) -> str:
     return '\n'.join(lines)
 
 
-def main() -> int:
-    r = run()
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument('--data', default=str(DATA))
+    p.add_argument('--rounds', type=int, default=5)
+    p.add_argument('--json', action='store_true', help='the figures as JSON, for a parent process')
+    a = p.parse_args(argv)
+    r = run(a.data, a.rounds)
+    r['compiled'] = COMPILED
+    if a.json:
+        print(json.dumps(r))
+        return 0
     print(report(r))
     for k, ok in r['targets'].items():
         print(f'  {"met    " if ok else "NOT met"}  {k}')

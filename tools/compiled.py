@@ -37,7 +37,7 @@ SOURCES = ("setup.py", "settings.ini", "pyproject.toml", "MANIFEST.in", "README.
            "tools/build_backend.py")
 # What the pytest suite and the benchmark of the builds import beyond the package (with settings.ini's
 # `test_requirements` and `site_requirements`).
-TEST_PACKAGES = ("pytest", "hypothesis>=6.100", "ada-url", "can-ada")
+TEST_PACKAGES = ("pytest", "hypothesis>=6.100", "ada-url", "can-ada", "pyyaml")
 
 
 def settings(root: Path = ROOT) -> dict:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import lru_cache, partial
 from typing import NamedTuple
 from urllib.parse import unquote_to_bytes
@@ -391,6 +391,10 @@ class UrlKey:
         if self.keep_params is not None:
             object.__setattr__(self, 'keep_params',
                                _names('keep_params', self.keep_params))
+
+    def __reduce__(self) -> tuple:
+        "Pickled as its options: a compiled frozen class takes no attributes once made."
+        return UrlKey, tuple(getattr(self, f.name) for f in fields(self))
 
     @property
     def filter_params(self) -> bool:

@@ -14,26 +14,24 @@ from typing import NamedTuple
 
 from .entry import check_arguments, url_to_canon_url
 from .keys import CANONICAL_SHAPE, SURT_STYLES, canonical_parts, canonical_with_parts, ia_surt_key, surt_host
+from .support import SuffixListMissing
 from .trace import Step, register
+
+_all_ = ['SuffixListMissing']
 
 # %% auto 0
 __all__ = ['SUFFIX_LIST_PACKAGE', 'SUFFIX_LIST_FILE', 'INSTALL_SITE', 'MARK_PLAIN', 'MARK_WILDCARD', 'MARK_EXCEPTION',
            'MARK_STEM', 'DOMAIN_SCHEMES', 'CACHED_HOSTS', 'TUPLE_ORIGIN_SCHEMES', 'BLOB_ORIGIN_SCHEMES',
-           'CC_INDEX_COLUMNS', 'SuffixListMissing', 'Rules', 'SuffixList', 'parse_suffix_list', 'suffix_list',
-           'psl_version', 'suffix_start', 'canonical_host', 'SiteParts', 'find_site_parts', 'site_parts',
-           'clear_site_caches', 'public_suffix', 'registrable_domain', 'origin_host', 'Site', 'origin_site',
-           'schemelessly_same_site', 'SiteKey', 'site_key', 'same_site', 'CCIndexColumns', 'cc_rules',
-           'cc_effective_tld', 'cc_assigned_domain', 'cc_suffix_columns', 'find_host_columns', 'host_columns',
-           'cc_columns_of_canonical', 'cc_index_columns']
+           'CC_INDEX_COLUMNS', 'Rules', 'SuffixList', 'parse_suffix_list', 'suffix_list', 'psl_version', 'suffix_start',
+           'canonical_host', 'SiteParts', 'find_site_parts', 'site_parts', 'clear_site_caches', 'public_suffix',
+           'registrable_domain', 'origin_host', 'Site', 'origin_site', 'schemelessly_same_site', 'SiteKey', 'site_key',
+           'same_site', 'CCIndexColumns', 'cc_rules', 'cc_effective_tld', 'cc_assigned_domain', 'cc_suffix_columns',
+           'find_host_columns', 'host_columns', 'cc_columns_of_canonical', 'cc_index_columns', 'SuffixListMissing']
 
 # %% ../nbs/15a_site_keys.ipynb 6
 SUFFIX_LIST_PACKAGE = 'publicsuffixlist'
 SUFFIX_LIST_FILE = 'public_suffix_list.dat'
 INSTALL_SITE = "pip install 'weburl-nb[site]'"
-
-
-class SuffixListMissing(ModuleNotFoundError):
-    "The package with the Public Suffix List is not installed; the message says how to install it."
 
 
 class Rules(NamedTuple):
@@ -323,6 +321,10 @@ class SiteKey:
     def __post_init__(self) -> None:
         for option in ('icann_only', 'host_fallback', 'schemeful'):
             _checked_flag('SiteKey', option, getattr(self, option))
+
+    def __reduce__(self) -> tuple:
+        "Pickled as its options: a compiled frozen class takes no attributes once made."
+        return SiteKey, (self.icann_only, self.host_fallback, self.schemeful)
 
     def of_canonical(self, canon: str, record: list[Step] | None = None,
                      browser: str = 'this') -> str | None:
