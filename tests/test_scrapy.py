@@ -208,7 +208,12 @@ def test_other_site_filtered_and_same_site_kept(our_crawl):
 def test_scrapys_own_fingerprinter_fetches_duplicates(scrapys_crawl, our_crawl):
     requests, stats = scrapys_crawl
     fetched = Counter(resource(r) for r in requests)
-    assert set(fetched) <= EXPECTED
+    # Scrapy joins with urllib's urljoin, which treats `%2E` as a plain segment: when the crawl first
+    # reaches a page as /d/%2E/pNN.html, its relative links keep that segment, and the home page's
+    # `../sjis/index.html` then names /d/sjis/index.html, a page the site does not have. Whether that
+    # happens depends on the order of four concurrent requests, so it is allowed, and nothing else is.
+    misjoined = {(WWW, "/d/sjis/index.html", ""), (WWW, "/d/x/sjis/index.html", "")}
+    assert set(fetched) - EXPECTED <= misjoined
     assert len(requests) > len(fetched) + 10                 # pages fetched again under other spellings
     assert stats["finish_reason"] == "finished"
     print(f"\nScrapy's own: {len(requests)} fetches of {len(fetched)} resources; "
