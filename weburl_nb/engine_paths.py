@@ -8,7 +8,7 @@ from __future__ import annotations
 from .charclasses import LazyRegex, is_file_scheme
 from .engine_preprocess import preprocess_if_needed
 from .parsing import INVALID, ParsedURL, ParseProfile, finish_step2, parse_preprocessed
-from .resolution import as_written, begins_with_drive_spec, decode_file_slashes, merge_path, remove_dot_segments
+from .resolution import as_written, begins_with_drive_spec, decode_file_slashes, fragment_removed, merge_path, remove_dot_segments
 
 # %% auto 0
 __all__ = ['has_no_dot_segment', 'remove_dot_segments_by_stack', 'preprocess_and_parse', 'settled_path_by_stack',
@@ -167,10 +167,7 @@ def resolve_relative_by_stack(r: ParsedURL, base: ParsedURL) -> ParsedURL:
 # %% ../nbs/07c_engine_paths.ipynb 22
 def _without_fragment_by_stack(u: ParsedURL) -> ParsedURL:
     "`_without_fragment(u)`: the base as steps 6 and 9 return it."
-    if u.fragment is not None:
-        u = u._replace(fragment=None)
-        if not u.hierarchical and u.query is None and u.path:
-            u = u._replace(path=u.path.rstrip(' '))
+    u = fragment_removed(u)
     if u.hierarchical and u.path:
         u = u._replace(path=settled_path_by_stack(u.path, is_file_scheme(u.scheme)))
     return u

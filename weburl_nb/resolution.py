@@ -11,7 +11,7 @@ from .trace import register, trace_for
 
 # %% auto 0
 __all__ = ['as_dots', 'remove_dot_segments', 'merge_path', 'decode_file_slashes', 'begins_with_drive_spec', 'as_written',
-           'settled_path', 'resolve_relative_url', 'resolve_checked', 'resolve_url']
+           'settled_path', 'fragment_removed', 'resolve_relative_url', 'resolve_checked', 'resolve_url']
 
 # %% ../nbs/02_resolution.ipynb 5
 def as_dots(segment: str) -> str:
@@ -108,19 +108,24 @@ def settled_path(path: str | None, is_file: bool) -> str | None:
     return _clean_path(read, is_file)
 
 # %% ../nbs/02_resolution.ipynb 26
+def fragment_removed(u: ParsedURL) -> ParsedURL:
+    "`u` without its fragment; an opaque path without a query then loses its trailing spaces."
+    if u.fragment is None:
+        return u
+    u = u._replace(fragment=None)
+    if not u.hierarchical and u.query is None and u.path:
+        u = u._replace(path=u.path.rstrip(' '))
+    return u
+
+# %% ../nbs/02_resolution.ipynb 28
 def _without_fragment(u: ParsedURL) -> ParsedURL:
     "The base as steps 6 and 9 return it: no fragment, its path settled (see the notes)."
-    if u.fragment is not None:
-        u = u._replace(fragment=None)
-        # departure: the base returned by steps 6 and 9
-        if not u.hierarchical and u.query is None and u.path:
-            u = u._replace(path=u.path.rstrip(' '))
-    # departure: the base returned by steps 6 and 9
-    if u.hierarchical and u.path:
+    u = fragment_removed(u)             # departure: the base returned by steps 6 and 9
+    if u.hierarchical and u.path:       # departure: the base returned by steps 6 and 9
         u = u._replace(path=settled_path(u.path, is_file_scheme(u.scheme)))
     return u
 
-# %% ../nbs/02_resolution.ipynb 29
+# %% ../nbs/02_resolution.ipynb 31
 def resolve_relative_url(r: ParsedURL, base: ParsedURL) -> ParsedURL:
     "The steps to resolve a relative URL: complete reference `r` from `base`."
     trace = trace_for('relative')
@@ -161,7 +166,7 @@ def resolve_relative_url(r: ParsedURL, base: ParsedURL) -> ParsedURL:
     # Step 7: the completed URL.
     return ParsedURL(scheme, user, password, host, port, path, r.query, r.fragment, False, True)
 
-# %% ../nbs/02_resolution.ipynb 32
+# %% ../nbs/02_resolution.ipynb 34
 def resolve_checked(s: str, base: ParsedURL, profile: ParseProfile = PARSE_THIS) -> ParsedURL:
     "`resolve_url` of checked arguments; steps 5 and 7 preprocess and parse as `profile` does."
     trace = trace_for('resolve')
@@ -201,7 +206,7 @@ def resolve_checked(s: str, base: ParsedURL, profile: ParseProfile = PARSE_THIS)
             r = r._replace(path=path)
     return r
 
-# %% ../nbs/02_resolution.ipynb 33
+# %% ../nbs/02_resolution.ipynb 35
 def resolve_url(s: str, base: ParsedURL, browser: str = 'this') -> ParsedURL:
     "The steps to resolve a URL: the reference `s` against the parsed URL `base`."
     s = check_type('resolve_url', 's', s)
@@ -209,7 +214,7 @@ def resolve_url(s: str, base: ParsedURL, browser: str = 'this') -> ParsedURL:
     profile = PARSE_THIS if browser == 'this' else parse_profile_for(browser)
     return resolve_checked(s, base, profile)
 
-# %% ../nbs/02_resolution.ipynb 35
+# %% ../nbs/02_resolution.ipynb 37
 register('resolve', 'Resolution', 'resolution', {
     '5': 'preprocessed: outer spaces and controls trimmed, tabs and newlines removed',
     '6': 'an empty reference: the base without its fragment',
