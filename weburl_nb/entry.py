@@ -112,7 +112,8 @@ def canonicalize_parsed_url(u: ParsedURL, charset: str | None = None,
     charset, profile = check_options('canonicalize_parsed_url', charset, browser)
     if (path := unresolved_path(u)) is not None:
         raise ValueError(f'canonicalize_parsed_url() wants a resolved URL: the path '
-                         f'{path!r} still has dot-segments or backslashes; '
+                         f'{path!r} is not one resolution returns (dot-segments, or in file: '
+                         'a %2F or %5C that reads as a slash); '
                          'call resolve_url first')
     return canonicalize_checked(u, charset, profile)
 
