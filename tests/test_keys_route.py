@@ -128,3 +128,19 @@ def test_cc_columns_inline_are_the_columns():
             want = None if canon is None else cc_columns_of_canonical(canon, style)
             for _ in range(2):                  # the second call reads the table of origins
                 assert cc_index_columns(url, base, charset, surt_style=style) == want, url
+
+
+def test_cc_tables_stay_bounded(monkeypatch):
+    "The tables of origins and hosts hold at most `CACHED_HOSTS` entries, and a full one forgets only answers."
+    from weburl_nb import site_keys
+    from weburl_nb.site_keys import cc_columns_of_canonical, cc_index_columns
+    pytest.importorskip("publicsuffixlist")
+    monkeypatch.setattr(site_keys, "CACHED_HOSTS", 5)
+    site_keys.clear_site_caches()
+    urls = [f"http{'s' * (i % 2)}://www.h{i % 7}.example.co.uk/p{i}?b=1&a" for i in range(40)]
+    for _ in range(2):
+        for url in urls:
+            for style in ("precise", "ia"):
+                assert cc_index_columns(url, surt_style=style) == cc_columns_of_canonical(url, style), url
+            assert 0 < len(site_keys._ORIGIN_COLUMNS) <= 5 and 0 < len(site_keys._HOST_COLUMNS) <= 5
+    site_keys.clear_site_caches()

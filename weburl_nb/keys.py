@@ -27,7 +27,7 @@ __all__ = ['IA_KEEPS', 'IA_DROPPED_PORTS', 'QUERY_SESSIONS', 'TRACKING_LISTS', '
            'trim_host_dots', 'merge_path_segments', 'lowercase', 'strip_www', 'drop_user_info', 'strip_path_session_id',
            'strip_trailing_slash', 'strip_query_session_ids', 'sort_query', 'drop_empty_query', 'TrackingParam',
            'drop_params', 'KeyStep', 'UrlKey', 'url_key', 'ia_surt_form', 'canonical_parts', 'canonical_with_parts',
-           'ia_surt_key', 'surt_host', 'surt', 'precise_surt_form', 'same_resource']
+           'ia_host_form', 'ia_key_with_host', 'ia_surt_key', 'surt_host', 'surt', 'precise_surt_form', 'same_resource']
 
 # %% ../nbs/15_keys.ipynb 7
 _HEX = frozenset(b'0123456789abcdefABCDEF')
@@ -480,27 +480,45 @@ def canonical_with_parts(url: str, base: str | None, charset: str | None,
     return None if canon is None else (canon, canonical_parts(canon))
 
 
+# %% ../nbs/15_keys.ipynb 36
+def ia_host_form(host: str, keep_www: bool = False) -> str | None:
+    "A canonical `host` after K1, K2 and K5, as `ia_surt_form` writes it; `None` if none is left."
+    host = trim_host_dots(unescape_then_escape(host))               # K1, K2
+    if not host:
+        return None
+    if not keep_www:
+        host = strip_www(host)                                       # K5
+    host = host[1:-1] if host.startswith('[') else host             # IPv6: no brackets
+    return ','.join(reversed(host.split('.')))
+
+
+def ia_key_with_host(scheme: str, host: str | None, port: str | None, path: str,
+                     query: str | None, with_scheme: bool = False) -> str:
+    "IA's key of a canonical URL's parts, its host already `ia_host_form`'s (`None`: no host)."
+    path = unescape_then_escape(path)                                # K1
+    if host is not None:
+        path = merge_path_segments(path)                             # K3
+    path = strip_trailing_slash(strip_path_session_id(path.lower()))     # K4, K7, K8
+    if query is not None:                                            # K1, K4, K9, K11, K12
+        query = drop_empty_query(sort_query(strip_query_session_ids(
+            unescape_then_escape(query).lower())))
+    q = '' if query is None else '?' + query
+    if host is None:
+        return f'{scheme}:{path}{q}'
+    if port and IA_DROPPED_PORTS.get(scheme) != port:
+        host = f'{host}:{port}'                                      # K6: another port kept
+    rest = (path or '/') + q
+    return f'{scheme}://({host}){rest}' if with_scheme else f'{host}){rest}'
+
+
 def ia_surt_key(scheme: str, host: str | None, port: str | None, path: str, query: str | None,
                 keep_www: bool = False, with_scheme: bool = False) -> str:
-    "IA's key of a canonical URL's parts: `IA_KEY`'s steps on the strings, then `ia_surt_form`."
-    if host is not None:
-        host = trim_host_dots(unescape_then_escape(host))           # K1, K2
-    path = unescape_then_escape(path)                                # K1
-    if query is not None:
-        query = unescape_then_escape(query).lower()                 # K1, K4
-    if host:
-        path = merge_path_segments(path)                             # K3
-    path = path.lower()                                              # K4
-    if not keep_www and host is not None:
-        host = strip_www(host)                                       # K5
-    if IA_DROPPED_PORTS.get(scheme) == port:
-        port = None                                                  # K6
-    path = strip_trailing_slash(strip_path_session_id(path))         # K7, K8
-    if query is not None:
-        query = drop_empty_query(sort_query(strip_query_session_ids(query)))   # K9, K11, K12
-    return ia_surt_form(scheme, host, port, path, query, with_scheme)
+    "IA's key of a canonical URL's parts: `IA_KEY`'s steps on the strings, as `ia_surt_form` writes."
+    form = None if host is None else ia_host_form(host, keep_www)
+    return ia_key_with_host(scheme, form, port, path, query, with_scheme)
 
-# %% ../nbs/15_keys.ipynb 37
+
+# %% ../nbs/15_keys.ipynb 38
 _WWW_PRECISE = re.compile(r'www\d*\.(?=[^.]+\.)')   # `www.`, `www12.`: two labels after
 
 
@@ -559,7 +577,7 @@ def precise_surt_form(scheme: str, host: str, port: str | None, path: str | None
     rest = (path or '') + ('' if query is None else '?' + query)          # step 5
     return f'{scheme}://({host},){rest}' if with_scheme else f'{host}){rest}'
 
-# %% ../nbs/15_keys.ipynb 51
+# %% ../nbs/15_keys.ipynb 52
 def _resource(name: str, url, base, charset, browser: str = 'this') -> ParsedURL | None:
     "The canonical URL of `url` without its fragment, as a `ParsedURL`; `None` if invalid."
     url, base, charset, _ = check_arguments(name, url, base, charset, browser)

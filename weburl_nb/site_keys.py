@@ -13,7 +13,7 @@ from functools import cache
 from typing import NamedTuple
 
 from .entry import check_arguments, url_to_canon_url
-from .keys import CANONICAL_SHAPE, SURT_STYLES, canonical_parts, canonical_with_parts, ia_surt_key, surt_host
+from .keys import CANONICAL_SHAPE, SURT_STYLES, canonical_parts, canonical_with_parts, ia_host_form, ia_key_with_host, surt_host
 from .support import SuffixListMissing
 from .trace import Step, register
 
@@ -26,7 +26,8 @@ __all__ = ['SUFFIX_LIST_PACKAGE', 'SUFFIX_LIST_FILE', 'INSTALL_SITE', 'MARK_PLAI
            'canonical_host', 'SiteParts', 'find_site_parts', 'site_parts', 'clear_site_caches', 'public_suffix',
            'registrable_domain', 'origin_host', 'Site', 'origin_site', 'schemelessly_same_site', 'SiteKey', 'site_key',
            'same_site', 'CCIndexColumns', 'cc_rules', 'cc_effective_tld', 'cc_assigned_domain', 'cc_suffix_columns',
-           'find_host_columns', 'host_columns', 'cc_columns_of_canonical', 'cc_index_columns', 'SuffixListMissing']
+           'find_host_columns', 'host_columns', 'cc_columns_of_canonical', 'origin_columns', 'cc_index_columns',
+           'SuffixListMissing']
 
 # %% ../nbs/15a_site_keys.ipynb 6
 SUFFIX_LIST_PACKAGE = 'publicsuffixlist'
@@ -468,10 +469,10 @@ def cc_suffix_columns(name: str) -> tuple:
     return (public[0], domain, private_suffix, private_domain)
 
 
-def find_host_columns(host: str) -> tuple[tuple, str]:
-    "The columns of a canonical `host` (name, five labels, four suffix columns, reversed); its SURT."
+def find_host_columns(host: str) -> tuple[tuple, str, str | None]:
+    "The columns of a canonical `host` (name, five labels, four suffix columns, reversed); its keys'."
     if _CC_IPV4.fullmatch(host) or _CC_IPV6.fullmatch(host):
-        return (host, *(None,) * 10), surt_host(host)
+        return (host, *(None,) * 10), surt_host(host), ia_host_form(host)
     name = _ascii_name(host)
     name = name[:-1] if name.endswith('.') else name
     labels = name.split('.')
@@ -481,13 +482,14 @@ def find_host_columns(host: str) -> tuple[tuple, str]:
         labels = []
     rev = labels[::-1]
     parts = [*rev, None, None, None, None, None][:5]
-    return (name, *parts, *cc_suffix_columns(name), '.'.join(rev)), surt_host(host)
+    return ((name, *parts, *cc_suffix_columns(name), '.'.join(rev)), surt_host(host),
+            ia_host_form(host))
 
 
-_HOST_COLUMNS: dict[str, tuple[tuple, str]] = {}      # as `site_parts`' tables: `CACHED_HOSTS` hosts
+_HOST_COLUMNS: dict[str, tuple] = {}      # as `site_parts`' tables: `CACHED_HOSTS` hosts
 
 
-def host_columns(host: str) -> tuple[tuple, str]:
+def host_columns(host: str) -> tuple[tuple, str, str | None]:
     "`find_host_columns`, its answers kept for the hosts seen last."
     if (found := _HOST_COLUMNS.get(host)) is None:
         if len(_HOST_COLUMNS) >= CACHED_HOSTS:
@@ -505,13 +507,13 @@ def cc_columns_of_canonical(canon: str, surt_style: str = 'ia', parts: tuple | N
     "Common Crawl's URL columns of the canonical URL `canon` (`parts`: its `canonical_parts`)."
     scheme, host, port, path, query = canonical_parts(canon) if parts is None else parts
     if not host:
-        columns, surt_of_host = _NO_HOST, None
+        columns, surt_of_host, ia_host = _NO_HOST, None, None
     elif (found := _HOST_COLUMNS.get(host)) is not None:      # as `host_columns`, inline
-        columns, surt_of_host = found
+        columns, surt_of_host, ia_host = found
     else:
-        columns, surt_of_host = host_columns(host)
-    if surt_style == 'ia':
-        key = ia_surt_key(scheme, host, port, path, query)
+        columns, surt_of_host, ia_host = host_columns(host)
+    if surt_style == 'ia':                                        # as `ia_surt_key`
+        key = ia_key_with_host(scheme, ia_host, port, path, query)
     elif surt_of_host is None:
         key = canon
     else:                                                         # as `precise_surt_form`
@@ -526,7 +528,17 @@ def cc_columns_of_canonical(canon: str, surt_style: str = 'ia', parts: tuple | N
                         (key, url, *columns, scheme, int(port) if port else None, path, query))
 
 # %% ../nbs/15a_site_keys.ipynb 41
-_ORIGIN_COLUMNS: dict[str, tuple] = {}     # `scheme://host` of the canonical shape: its parts, columns
+_ORIGIN_COLUMNS: dict[str, tuple] = {}     # `scheme://host` of the canonical shape: `origin_columns`
+
+
+def origin_columns(origin: str) -> tuple:
+    "What the columns of `scheme://host`'s URLs share: both keys' host parts, 11 columns, scheme, port."
+    if len(_ORIGIN_COLUMNS) >= CACHED_HOSTS:
+        _ORIGIN_COLUMNS.clear()
+    colon = origin.index(':')
+    columns, surt_of_host, ia_host = host_columns(origin[colon + 3:])
+    known = _ORIGIN_COLUMNS[origin] = (surt_of_host + ')', ia_host, *columns, origin[:colon], None)
+    return known
 
 
 def cc_index_columns(url: str, base: str | None = None, charset: str | None = None, *,
@@ -541,19 +553,18 @@ def cc_index_columns(url: str, base: str | None = None, charset: str | None = No
             and (m := CANONICAL_SHAPE.fullmatch(url)) is not None):   # the route, inline
         origin, path, query = m.groups()
         if (known := _ORIGIN_COLUMNS.get(origin)) is None:
-            if len(_ORIGIN_COLUMNS) >= CACHED_HOSTS:
-                _ORIGIN_COLUMNS.clear()
-            colon = origin.index(':')
-            host = origin[colon + 3:]
-            known = _ORIGIN_COLUMNS[origin] = (origin[:colon], host, *host_columns(host))
-        scheme, host, columns, surt_of_host = known
+            known = origin_columns(origin)
+        (precise, ia_host, name, tld, second, third, fourth, fifth, registry_suffix,
+         registered_domain, private_suffix, private_domain, name_reversed, scheme, port) = known
         query = query[1:] if query else None
         if surt_style == 'ia':
-            key = ia_surt_key(scheme, host, None, path, query)
+            key = ia_key_with_host(scheme, ia_host, None, path, query)
         else:
-            key = f'{surt_of_host}){path}' if query is None else f'{surt_of_host}){path}?{query}'
-        return _NEW_COLUMNS(CCIndexColumns, (key, url if '#' not in url else url[:m.end(3)],
-                                             *columns, scheme, None, path, query))
+            key = precise + path if query is None else f'{precise}{path}?{query}'
+        return _NEW_COLUMNS(CCIndexColumns, (           # one tuple, its items named
+            key, url if '#' not in url else url[:m.end(3)], name, tld, second, third, fourth,
+            fifth, registry_suffix, registered_domain, private_suffix, private_domain,
+            name_reversed, scheme, port, path, query))
     if not (url.__class__ is str and base is None and charset is None and browser == 'this'):
         url, base, charset, _ = check_arguments('cc_index_columns', url, base, charset, browser)
     found = canonical_with_parts(url, base, charset, browser)   # the keys' route
