@@ -23,10 +23,9 @@ __all__ = ['COMPONENTS', 'INVALID', 'PARSE_THIS', 'PARSE_CHROME', 'PARSE_GECKO',
            'parse_drive_url', 'parse_file_url', 'parse_unc_path']
 
 # %% ../nbs/01_parsing.ipynb 5
-COMPONENTS = ('scheme', 'user', 'password', 'host', 'port', 'path', 'query',
-               'fragment')
+COMPONENTS = ('scheme', 'user', 'password', 'host', 'port', 'path', 'query', 'fragment')
 
-
+# %% ../nbs/01_parsing.ipynb 6
 class ParsedURL(NamedTuple):
     "A parsed URL: eight optional `str` components (`None`: missing) and two flags."
     scheme: str | None = None
@@ -58,87 +57,24 @@ class ParsedURL(NamedTuple):
 
     def __str__(self) -> str:
         "The serialization, or `''` (false) for an invalid URL: see the note above."
-        s = self.geturl()
-        return '' if s is None else s
+        return self.geturl() or ''
 
-    def _repr_html_(self) -> str:
-        "A one-row table for Jupyter: each component (*missing* vs `''`), then the flags."
-        from html import escape  # only when displayed
-        names = [*COMPONENTS, 'invalid', 'hierarchical']
-        values = ['<i>missing</i>' if v is None else f'<code>{escape(repr(v))}</code>'
-                  for v in self[:8]] + [str(self.invalid), str(self.hierarchical)]
-        head = ''.join(f'<th>{k}</th>' for k in names)
-        row = ''.join(f'<td>{v}</td>' for v in values)
-        return f'<table class="parsed-url"><tr>{head}</tr><tr>{row}</tr></table>'
-
+    # The views for `urllib.parse` users; their functions are on the API page.
     @property
-    def netloc(self) -> str | None:
-        "The authority as serialized (`user:password@host:port`); `None` without one."
-        if not self.has_authority:
-            return None
-        auth = ParsedURL(None, self.user, self.password, self.host, self.port)
-        written = auth.geturl() or ''                     # never None: `auth` is valid
-        return written[3:]                                # drop the leading '://'
-
+    def netloc(self) -> str | None: return parsed_netloc(self)
     @property
-    def hostname(self) -> str | None:
-        "`host` in lower case, without an IPv6 literal's brackets; `None` if missing."
-        if self.host is None:
-            return None
-        h = self.host.lower()
-        return h[1:-1] if h[:1] == '[' and h[-1:] == ']' else h
-
+    def hostname(self) -> str | None: return parsed_hostname(self)
     @property
-    def username(self) -> str | None:
-        "`user`, as `urllib.parse` names it (`password` has the same name in both)."
-        return self.user
-
+    def username(self) -> str | None: return self.user
     @property
-    def port_number(self) -> int | None:
-        "`port` as an `int` (urllib's `port`) if digits worth at most 65535, else `None`."
-        p = self.port
-        if not p or not (p.isascii() and p.isdigit()):
-            return None
-        p = p.lstrip('0') or '0'
-        return int(p) if len(p) <= 5 and int(p) <= 65535 else None
+    def port_number(self) -> int | None: return parsed_port_number(self)
+    def with_port(self, port: int | str | None) -> ParsedURL: return self._replace(port=None if port is None else str(port))
+    def _repr_html_(self) -> str: return parsed_url_html(self)
 
-    def with_scheme(self, scheme: str | None) -> ParsedURL:
-        "A copy with `scheme` replaced (`None`: missing)."
-        return self._replace(scheme=scheme)
-
-    def with_user(self, user: str | None) -> ParsedURL:
-        "A copy with `user` replaced (`None`: missing)."
-        return self._replace(user=user)
-
-    def with_password(self, password: str | None) -> ParsedURL:
-        "A copy with `password` replaced (`None`: missing)."
-        return self._replace(password=password)
-
-    def with_host(self, host: str | None) -> ParsedURL:
-        "A copy with `host` replaced (`None`: missing)."
-        return self._replace(host=host)
-
-    def with_path(self, path: str | None) -> ParsedURL:
-        "A copy with `path` replaced (`None`: missing)."
-        return self._replace(path=path)
-
-    def with_query(self, query: str | None) -> ParsedURL:
-        "A copy with `query` replaced (`None`: missing)."
-        return self._replace(query=query)
-
-    def with_fragment(self, fragment: str | None) -> ParsedURL:
-        "A copy with `fragment` replaced (`None`: missing)."
-        return self._replace(fragment=fragment)
-
-
-    def with_port(self, port: int | str | None) -> ParsedURL:
-        "A copy with `port` replaced; an `int` is written in decimal."
-        return self._replace(port=str(port) if isinstance(port, int) else port)
-
-# %% ../nbs/01_parsing.ipynb 9
+# %% ../nbs/01_parsing.ipynb 10
 INVALID = ParsedURL(invalid=True)
 
-# %% ../nbs/01_parsing.ipynb 12
+# %% ../nbs/01_parsing.ipynb 13
 class ParseProfile(NamedTuple):
     "The choices of one behaviour in the steps before the host."
     name: str
@@ -174,7 +110,7 @@ def parse_profile_for(browser: str) -> ParseProfile:
         raise ValueError(f'unknown browser {browser!r}: choose one of {choices}')
     return profile
 
-# %% ../nbs/01_parsing.ipynb 13
+# %% ../nbs/01_parsing.ipynb 14
 _LATER = ('scheme', 'user', 'password', 'port', 'path', 'query', 'fragment')
 
 
@@ -188,7 +124,7 @@ def finish_step2(u: ParsedURL, profile: ParseProfile) -> ParsedURL:
                                              profile.host_surrogate_pairs)
     return u._replace(**done)
 
-# %% ../nbs/01_parsing.ipynb 16
+# %% ../nbs/01_parsing.ipynb 17
 def parse_url(s: str, browser: str = 'this') -> ParsedURL:
     "The steps to parse a URL: preprocess `s`, then split it (`browser`: whose steps)."
     if browser == 'this':
@@ -233,7 +169,7 @@ def parse_preprocessed(s: str, profile: ParseProfile = PARSE_THIS) -> ParsedURL:
     path, query, fragment = split_path_query_fragment(rest)
     return trace.note('7', ParsedURL(scheme, path=path, query=query, fragment=fragment))
 
-# %% ../nbs/01_parsing.ipynb 18
+# %% ../nbs/01_parsing.ipynb 19
 register('parse', 'Parsing', 'parsing', {
     '2': 'a UNC path: a file: URL with its server as host',
     '3': 'no scheme: a relative reference',
@@ -242,7 +178,7 @@ register('parse', 'Parsing', 'parsing', {
     '6': 'hierarchical: authority, path, query and fragment',
     '7': 'not hierarchical: the path, then query and fragment (see the note)'})
 
-# %% ../nbs/01_parsing.ipynb 20
+# %% ../nbs/01_parsing.ipynb 21
 _SCHEME_RE = LazyRegex(r'[A-Za-z0-9+.\-]+(?=:)')
 
 
@@ -254,14 +190,14 @@ def find_scheme(s: str) -> tuple[str | None, str]:
     scheme = m.group()
     return scheme, s[len(scheme) + 1:]
 
-# %% ../nbs/01_parsing.ipynb 23
+# %% ../nbs/01_parsing.ipynb 24
 def split_path_query_fragment(s: str) -> tuple[str, str | None, str | None]:
     "Split `s` at the first `?` and first `#` into `(path, query, fragment)`."
     s, hash_mark, fragment = s.partition('#')
     path, question_mark, query = s.partition('?')
     return path, query if question_mark else None, fragment if hash_mark else None
 
-# %% ../nbs/01_parsing.ipynb 26
+# %% ../nbs/01_parsing.ipynb 27
 _HIER_RE = LazyRegex(r'([/\\]*)([^/\\?#]*)(.*)', re.DOTALL)
 
 
@@ -289,7 +225,7 @@ def parse_hierarchical(scheme: str, rest: str,
     path, query, fragment = split_path_query_fragment(remaining)
     return ParsedURL(scheme, user, password, host, port, path, query, fragment, False, True)
 
-# %% ../nbs/01_parsing.ipynb 28
+# %% ../nbs/01_parsing.ipynb 29
 def split_authority(authority: str) -> tuple[str | None, str | None, str, str | None]:
     "[url-spec] 3.3 and 3.4: split an authority into `(user, password, host, port)`."
     user = password = port = None
@@ -304,20 +240,20 @@ def split_authority(authority: str) -> tuple[str | None, str | None, str, str | 
         host, port = hostport[:last_colon], hostport[last_colon + 1:]
     return user, password, host, port
 
-# %% ../nbs/01_parsing.ipynb 34
+# %% ../nbs/01_parsing.ipynb 35
 def parse_mailto_url(scheme: str, rest: str) -> ParsedURL:
     "The steps to parse a `mailto:` URL."
     path, question, query = rest.partition('?')
     return ParsedURL(scheme=scheme, path=path, query=query if question else None)
 
-# %% ../nbs/01_parsing.ipynb 37
+# %% ../nbs/01_parsing.ipynb 38
 def parse_drive_url(letter: str, rest: str) -> ParsedURL:
     "The steps to parse a drive URL (`c:\\dir\\file` -> `file:` with an empty host)."
     rest, query, fragment = split_path_query_fragment(rest)                      # step 1
     path = '/' + letter + ':' + ('' if rest[:1] in SLASH_CHARS and rest else '/') + rest   # step 2
     return ParsedURL('file', None, None, '', None, path, query, fragment, False, True)  # step 3
 
-# %% ../nbs/01_parsing.ipynb 40
+# %% ../nbs/01_parsing.ipynb 41
 _FILE_RE = LazyRegex(r'([/\\]*)([^/\\]*)(.*)', re.DOTALL)
 
 
@@ -331,7 +267,7 @@ def parse_file_url(scheme: str, rest: str) -> ParsedURL:
         host, path = None, rest                             # step 3
     return ParsedURL(scheme, None, None, host, None, path, query, fragment, False, True)
 
-# %% ../nbs/01_parsing.ipynb 43
+# %% ../nbs/01_parsing.ipynb 44
 _UNC_HOST_RE = LazyRegex(r'([^/\\]*)(.*)', re.DOTALL)   # step 3: host, then path
 
 
@@ -340,3 +276,40 @@ def parse_unc_path(s: str) -> ParsedURL:
     rest, query, fragment = split_path_query_fragment(s.lstrip('\\'))   # steps 1-2
     host, path = _UNC_HOST_RE.fullmatch(rest).groups()                  # step 3
     return ParsedURL('file', None, None, host, None, path, query, fragment, False, True)
+
+
+# %% ../nbs/09_api.ipynb 26
+def parsed_netloc(u: ParsedURL) -> str | None:
+    "The authority of `u` as serialized (`user:password@host:port`); `None` without one."
+    if not u.has_authority:
+        return None
+    written = ParsedURL(None, u.user, u.password, u.host, u.port).geturl() or ''  # valid: never None
+    return written[3:]                                  # drop the leading '://'
+
+# %% ../nbs/09_api.ipynb 29
+def parsed_hostname(u: ParsedURL) -> str | None:
+    "`host` of `u` in lower case, without an IPv6 literal's brackets; `None` if missing."
+    if u.host is None:
+        return None
+    h = u.host.lower()
+    return h[1:-1] if h[:1] == '[' and h[-1:] == ']' else h
+
+# %% ../nbs/09_api.ipynb 32
+def parsed_port_number(u: ParsedURL) -> int | None:
+    "`port` of `u` as an `int` (urllib's `port`) if ASCII digits worth at most 65535, else `None`."
+    p = u.port
+    if not p or not (p.isascii() and p.isdigit()):
+        return None
+    p = p.lstrip('0') or '0'
+    return int(p) if len(p) <= 5 and int(p) <= 65535 else None
+
+# %% ../nbs/09_api.ipynb 37
+def parsed_url_html(u: ParsedURL) -> str:
+    "`u` as a one-row HTML table for Jupyter: each component (*missing* vs `''`), then the flags."
+    from html import escape  # only when displayed
+    names = [*COMPONENTS, 'invalid', 'hierarchical']
+    values = ['<i>missing</i>' if v is None else f'<code>{escape(repr(v))}</code>'
+              for v in u[:8]] + [str(u.invalid), str(u.hierarchical)]
+    head = ''.join(f'<th>{k}</th>' for k in names)
+    row = ''.join(f'<td>{v}</td>' for v in values)
+    return f'<table class="parsed-url"><tr>{head}</tr><tr>{row}</tr></table>'
