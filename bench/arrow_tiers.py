@@ -15,7 +15,7 @@ batches, Arrow in and out, against the per-URL loop and ada-url's two bindings, 
    on a list, against the loop, within 10% of the run recorded in `bench/recorded.json` (its corpora).
 
 `python bench/arrow_tiers.py --out bench-results/arrow.json` runs it alone (`make bench` runs it as a
-part); `--out bench/recorded_arrow.json` records the run the page shows.
+part; `--no-sizes` leaves part 2 out); `--out bench/recorded_arrow.json` records the run the page shows.
 """
 from __future__ import annotations
 
@@ -194,15 +194,16 @@ def targets(r: dict, recorded: dict | None = None) -> dict:
 
 
 def run(data: Path | str = DEFAULT_DATA, rounds: int = 5, seed: int = 40,
-        recorded: dict | None = None) -> dict:
-    "Every part; `ImportError` when pyarrow is missing."
+        recorded: dict | None = None, sizes: bool = True) -> dict:
+    "Every part (without the batch sizes unless `sizes`); `ImportError` when pyarrow is missing."
     import pyarrow as pa
     rng = random.Random(seed)
     batches = inputs(Path(data))
     r = {'rows': {k: len(v) for k, v in batches.items()}, 'rounds': rounds, 'pyarrow': pa.__version__,
          'load_before': os.getloadavg()[0], 'shares': shares(batches),
          'corpora': corpora(batches, rounds, rng)}
-    r['batch_sizes'] = batch_sizes(batches['clean'], max(3, rounds // 2), rng)
+    if sizes:
+        r['batch_sizes'] = batch_sizes(batches['clean'], max(3, rounds // 2), rng)
     r['load_after'] = os.getloadavg()[0]
     r['targets'] = targets(r, recorded)
     return r
@@ -217,7 +218,9 @@ def report(r: dict) -> str:
     for name, s in r['shares'].items():
         lines.append(f'  rows taken, {name}: ' + ', '.join(
             f'{k} {v:.2%}' if isinstance(v, float) else f'{k} {v:,}' for k, v in s.items()))
-    sizes = r['batch_sizes']
+    sizes = r.get('batch_sizes')
+    if sizes is None:
+        return '\n'.join(lines)
     lines.append(f"  batch size (clean URLs): the tiers beat the loop from {sizes['crossover']} rows "
                  f"(SMALL_BATCH {sizes['small_batch']:,})")
     for size, row in sizes['sizes'].items():
@@ -238,8 +241,9 @@ def main(argv=None) -> int:
     ap.add_argument('--data', default=DEFAULT_DATA)
     ap.add_argument('--rounds', type=int, default=5)
     ap.add_argument('--out', default=str(ROOT / 'bench-results' / 'arrow.json'))
+    ap.add_argument('--no-sizes', action='store_true', help='part 1 and the targets alone (no batch sizes)')
     a = ap.parse_args(argv)
-    r = run(a.data, a.rounds, recorded=recorded_run())
+    r = run(a.data, a.rounds, recorded=recorded_run(), sizes=not a.no_sizes)
     print(report(r))
     for k, ok in r['targets'].items():
         print(f'  {"met    " if ok else "NOT met"}  {k}')

@@ -1,6 +1,6 @@
 """The Arrow tiers (`weburl_nb.arrow`, nbs/12b_arrow.ipynb) paired with the Python shapes and with
 `url_to_canon_url`: the pairing tests of `make proofs` for `identity_tier`, `repair_tier`,
-`link_prefixes`, `link_tier` and `canonicalize_arrow`.
+`link_prefixes`, `link_tier`, `after_identity` and `canonicalize_arrow`.
 
 Shape inclusion is shown exhaustively over a generated set: every string of up to three characters
 over a sample alphabet holding a character of each class the patterns tell apart, put in each part
@@ -30,6 +30,7 @@ from weburl_nb.arrow import (  # noqa: E402
     SMALL_BATCH,
     _base_index,
     _kinds,
+    after_identity,
     canonicalize_arrow,
     identity_tier,
     link_prefixes,
@@ -38,7 +39,14 @@ from weburl_nb.arrow import (  # noqa: E402
     repair_tier,
 )
 from weburl_nb.entry import url_to_canon_url  # noqa: E402
-from weburl_nb.shortcuts import _canonical_base, _clean_shape, _encoded_shape, already_canonical  # noqa: E402
+from weburl_nb.shortcuts import (  # noqa: E402
+    NO_SHORTCUT,
+    _canonical_base,
+    _clean_shape,
+    _encoded_shape,
+    already_canonical,
+    unchanged_url,
+)
 
 # one character (or more) of each class the shapes tell apart: lower and upper letters, `x` (of
 # `0x`), hex digits, digits, the separators, the characters of some classes and not others
@@ -253,3 +261,18 @@ def test_mutants_equal_url_to_canon_url():
     pairs = href_pairs(20000)
     links = mutants([h for h, _ in pairs], 20000, seed=41)
     _same(links, [pairs[i % len(pairs)][1] for i in range(len(links))])
+
+
+@needs_bench
+def test_after_identity_equals_url_to_canon_url():
+    messy = messy_urls(40, 6000)
+    urls = [u for u, _ in messy] + mutants(absolute_urls(5000), 10000) + generated(2)
+    taken = [t for b in batches(urls, 20000) for t in identity_tier(b).to_pylist()]
+    left = [u for u, t in zip(urls, taken, strict=True) if not t]
+    assert len(left) > 0.5 * len(urls)
+    assert [u for u in left if unchanged_url(u, None, None) is not NO_SHORTCUT] == []
+    differ = [u for u in left if after_identity(u) != url_to_canon_url(u)]
+    assert not differ, differ[:5]
+    legacy = [u for u, c in messy if c is not None] + left[:3000]
+    differ = [u for u in legacy if after_identity(u, "windows-1251") != url_to_canon_url(u, None, "windows-1251")]
+    assert not differ, differ[:5]

@@ -154,7 +154,7 @@ RESTS_ON: dict[str, list[str]] = {
 # The tiers over Arrow (12b): each rests on the Claim of the Python tier whose shape it takes
 RESTS_ON |= {"identity_tier": RESTS_ON["already_canonical"], "repair_tier": RESTS_ON["repaired_absolute"],
              "link_prefixes": RESTS_ON["_clean_shape"], "link_tier": RESTS_ON["_clean_shape"],
-             "encoded_links": RESTS_ON["_encoded_shape"]}
+             "encoded_links": RESTS_ON["_encoded_shape"], "after_identity": RESTS_ON["already_canonical"]}
 
 # piece -> the pytest node id that pairs it with its literal step: the test `make proofs` runs
 # after planting a fault in the piece (its answer changed on some inputs); it must turn red.
@@ -233,6 +233,7 @@ PAIRED_TEST: dict[str, str] = {
     "link_prefixes": "tests/test_arrow.py::test_link_prefixes_are_canonical_base_parts",
     "link_tier": "tests/test_arrow.py::test_link_tier_equals_url_to_canon_url",
     "encoded_links": "tests/test_arrow.py::test_link_tier_equals_url_to_canon_url",
+    "after_identity": "tests/test_arrow.py::test_after_identity_equals_url_to_canon_url",
     "canonicalize_arrow": "tests/test_arrow.py::test_canonicalize_arrow_equals_url_to_canon_url",
 
 }

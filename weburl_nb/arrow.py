@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import re
+from itertools import repeat
 
 import numpy as np
 import pyarrow as pa
@@ -14,16 +15,16 @@ import pyarrow.compute as pc
 from .canonicalization import DEFAULT_PORTS, PATH_OCTETS
 from .charclasses import NOT_HIERARCHICAL_SCHEMES
 from .engine_encoding import UNRESERVED_ESCAPES, percent_encode_by_runs
-from .entry import check_options, url_to_canon_url
+from .entry import _engine_result, check_options, url_to_canon_url
 from .host import THIS
-from .shortcuts import FRAGMENT_CHAR, LINK_PATH_CHAR, PATH_CHAR, QUERY_CHAR
+from .shortcuts import FRAGMENT_CHAR, LINK_PATH_CHAR, NO_SHORTCUT, PATH_CHAR, QUERY_CHAR, URL_TIERS, unchanged_url
 
 # %% auto 0
 __all__ = ['PRINTABLE', 'HEX', 'LETTERS', 'DIGITS', 'SCHEME_RE2', 'LABEL_CHARS', 'HOST_RE2', 'KEPT_ESCAPE_RE2', 'PATH_RE2',
            'TAIL_RE2', 'CANONICAL_URL_RE2', 'UP_STEPS_RE2', 'CLEAN_LINK_RE2', 'ENCODED_LINK_RE2', 'ENCODED_CHARS',
            'MOST_STEPS', 'REPAIR_RE2', 'DEFAULT_PORT_RE2', 'SMALL_BATCH', 'chars_of', 're2_class', 'kept_escape_re2',
            'dotless', 'not_words', 'matches', 'identity_tier', 'default_port_re2', 'repair_tier', 'link_prefixes',
-           'encoded_links', 'link_tier', 'canonicalize_arrow']
+           'encoded_links', 'link_tier', 'after_identity', 'canonicalize_arrow']
 
 # %% ../nbs/12b_arrow.ipynb 6
 PRINTABLE = frozenset(map(chr, range(0x21, 0x7F)))      # printable ASCII, as the classes are
@@ -274,6 +275,19 @@ def link_tier(links: pa.Array, base_index: np.ndarray,
                                        pa.scalar('', links.type)), taken
 
 # %% ../nbs/12b_arrow.ipynb 49
+_AFTER_UNCHANGED = tuple(tier for tier in URL_TIERS if tier is not unchanged_url)
+
+
+def after_identity(url: str, charset: str | None = None) -> str | None:
+    "`url_to_canon_url(url, None, charset)` for a `url` that `identity_tier` left: the shortcuts after `unchanged_url`."
+    for tier in _AFTER_UNCHANGED:
+        out = tier(url, None, charset)
+        if out is not NO_SHORTCUT:
+            return out
+    return _engine_result(url, None, charset, THIS)
+
+
+# %% ../nbs/12b_arrow.ipynb 52
 SMALL_BATCH = 4_000                    # fewer rows: the loop alone (see Measured)
 
 
@@ -288,8 +302,8 @@ def _by_loop(urls: pa.Array, bases: list | None, charset: str | None, browser: s
                          for u in links], urls.type)
     return pa.array([url_to_canon_url(u) for u in links], urls.type)     # the common call
 
-# %% ../nbs/12b_arrow.ipynb 50
-def _absolute(urls: pa.Array, charset: str | None, browser: str) -> pa.Array:
+# %% ../nbs/12b_arrow.ipynb 53
+def _absolute(urls: pa.Array, charset: str | None) -> pa.Array:
     "The answers for `urls` without a base: identity, repair, the loop."
     pending = (pc.is_valid(urls).to_numpy(zero_copy_only=False)
                & ~identity_tier(urls).to_numpy(zero_copy_only=False))
@@ -304,12 +318,13 @@ def _absolute(urls: pa.Array, charset: str | None, browser: str) -> pa.Array:
         ok = identity_tier(repaired).to_numpy(zero_copy_only=False)
         fixed[candidate[ok]] = True
         repaired = repaired.filter(pa.array(ok))
-    looped = _by_loop(rest.filter(pa.array(~fixed)), None, charset, browser)
+    links = rest.filter(pa.array(~fixed)).to_pylist()
+    looped = pa.array(list(map(after_identity, links, repeat(charset))), urls.type)
     place = np.where(fixed, np.cumsum(fixed) - 1, len(repaired) + np.cumsum(~fixed) - 1)
     answers = pa.concat_arrays([repaired, looped]).take(pa.array(place))
     return pc.replace_with_mask(urls, pa.array(pending), answers)
 
-# %% ../nbs/12b_arrow.ipynb 51
+# %% ../nbs/12b_arrow.ipynb 54
 def _base_index(base, n: int) -> tuple[np.ndarray, pa.Array]:
     "The page URLs as an index into the distinct ones (-1: none): one `str`, or an array of `n`."
     if isinstance(base, str):
@@ -323,7 +338,7 @@ def _base_index(base, n: int) -> tuple[np.ndarray, pa.Array]:
     index = pc.fill_null(base.indices, -1).to_numpy(zero_copy_only=False).astype(np.int64)
     return index, _strings(base.dictionary, 'base')
 
-# %% ../nbs/12b_arrow.ipynb 52
+# %% ../nbs/12b_arrow.ipynb 55
 def _links(links: pa.Array, base, charset: str | None, browser: str, tiers: bool) -> pa.Array:
     "The answers for `links` against `base`: the link tier (`tiers`), then the loop."
     index, bases = _base_index(base, len(links))
@@ -339,7 +354,7 @@ def _links(links: pa.Array, base, charset: str | None, browser: str, tiers: bool
     place[taken], place[rows] = np.arange(len(answers)), len(answers) + np.arange(len(looped))
     return pa.concat_arrays([answers, looped, pa.nulls(1, links.type)]).take(pa.array(place))
 
-# %% ../nbs/12b_arrow.ipynb 53
+# %% ../nbs/12b_arrow.ipynb 56
 def _strings(array, name: str) -> pa.Array:
     "`array` as one Arrow array of strings (`string`, `large_string`; nulls alone), else `TypeError`."
     if isinstance(array, pa.ChunkedArray):
@@ -353,7 +368,7 @@ def _strings(array, name: str) -> pa.Array:
                         + (f' of {array.type}' if isinstance(array, pa.Array) else ''))
     return array
 
-# %% ../nbs/12b_arrow.ipynb 54
+# %% ../nbs/12b_arrow.ipynb 57
 def canonicalize_arrow(
     urls,  # a pyarrow `string` or `large_string` array, or a chunked array of them
     base=None,  # None, one page URL `str`, or an array of them (one per row; dictionary-encoded too)
@@ -365,7 +380,7 @@ def canonicalize_arrow(
     array = _strings(urls, 'urls')
     tiers = profile is THIS and len(array) >= SMALL_BATCH
     if base is None:
-        out = _absolute(array, charset, browser) if tiers else _by_loop(array, None, charset, browser)
+        out = _absolute(array, charset) if tiers else _by_loop(array, None, charset, browser)
     else:
         out = _links(array, base, charset, browser, tiers)
     return pa.chunked_array([out]) if isinstance(urls, pa.ChunkedArray) else out
