@@ -2,6 +2,7 @@
 calls `run`):
 
     python bench/site_keys.py                    # alone: the table and the targets
+    python bench/site_keys.py --cc --rounds 3    # only the two targets of `cc_index_columns`
     COMPILED_PYTHON -I bench/site_keys.py --json # the compiled build's figures (`bench/run.py` does this)
 
 Four targets, each a ratio of two contenders timed in one run:
@@ -133,8 +134,9 @@ def corpora(data: Path, seed: int, count: int) -> dict[str, list[str]]:
             'hosts with messy': distinct_hosts(mixed)}
 
 
-def run(data: Path | str = DATA, rounds: int = 5, seed: int = 18, count: int = 16_000) -> dict:
-    "The figures and the targets (reported, never asserted)."
+def run(data: Path | str = DATA, rounds: int = 5, seed: int = 18, count: int = 16_000,
+        cc_only: bool = False) -> dict:
+    "The figures and the targets (reported, never asserted); `cc_only`: the two of the CC columns."
     rng = random.Random(34)
     sets = corpora(Path(data), seed, count)
     keys = {'url_to_canon_url': _each(url_to_canon_url), 'surt precise': _each(surt),
@@ -147,11 +149,15 @@ def run(data: Path | str = DATA, rounds: int = 5, seed: int = 18, count: int = 1
     if (theirs := _tldextract()) is not None:
         sites['tldextract'] = _each(theirs)
     absolute = {k: keys[k] for k in ('url_to_canon_url', 'surt precise', 'cc precise')}
+    if cc_only:
+        keys = {k: keys[k] for k in ('surt ia', 'cc ia')}
+        absolute = {k: absolute[k] for k in ('url_to_canon_url', 'cc precise')}
+        sites = {}
     out = {'load_before': os.getloadavg()[0],
            'mixed': alternate(keys, sets['mixed'], rounds, rng),
            'absolute': alternate(absolute, sets['absolute'], rounds, rng),
-           'hosts': alternate(sites, sets['hosts'], rounds, rng),
-           'hosts with messy': alternate(sites, sets['hosts with messy'], rounds, rng),
+           'hosts': alternate(sites, sets['hosts'], rounds, rng) if sites else {},
+           'hosts with messy': alternate(sites, sets['hosts with messy'], rounds, rng) if sites else {},
            'inputs': {k: len(v) for k, v in sets.items()}}
     out['ratios'], t = {}, {}
     for name, (num, den, corpus, most) in TARGETS.items():
@@ -160,7 +166,8 @@ def run(data: Path | str = DATA, rounds: int = 5, seed: int = 18, count: int = 1
             ratio = out['ratios'][f'{name} ({corpus})'] = r[num] / r[den]
             t[f'site: {name} <= {most} ({corpus}; {ratio:.2f})'] = ratio <= most
     a, m = out['absolute'], out['hosts with messy']
-    out['ratios']['surt precise / url_to_canon_url (absolute)'] = a['surt precise'] / a['url_to_canon_url']
+    if 'surt precise' in a:
+        out['ratios']['surt precise / url_to_canon_url (absolute)'] = a['surt precise'] / a['url_to_canon_url']
     if 'tldextract' in m:
         out['ratios']['registrable_domain / tldextract (hosts with messy)'] = m['registrable_domain'] / m['tldextract']
     out['targets'] = t
@@ -182,8 +189,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument('--data', default=str(DATA))
     p.add_argument('--rounds', type=int, default=5)
     p.add_argument('--json', action='store_true', help='the figures as JSON, for a parent process')
+    p.add_argument('--cc', action='store_true', help="only the targets of Common Crawl's columns")
     a = p.parse_args(argv)
-    r = run(a.data, a.rounds)
+    r = run(a.data, a.rounds, cc_only=a.cc)
     r['compiled'] = COMPILED
     if a.json:
         print(json.dumps(r))

@@ -10,7 +10,7 @@ import importlib.resources
 import re
 from dataclasses import dataclass
 from functools import cache
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .entry import check_arguments, url_to_canon_url
 from .keys import CANONICAL_SHAPE, SURT_STYLES, canonical_parts, canonical_with_parts, ia_host_form, ia_key_with_host, surt_host
@@ -499,7 +499,7 @@ def host_columns(host: str) -> tuple[tuple, str, str | None]:
 
 # %% ../nbs/15a_site_keys.ipynb 40
 _NO_HOST: tuple = (None,) * 11
-_NEW_COLUMNS = tuple.__new__               # `CCIndexColumns._make` without its length check
+_NEW_COLUMNS: Final = tuple.__new__        # `CCIndexColumns._make` without its length check
 
 
 def cc_columns_of_canonical(canon: str, surt_style: str = 'ia', parts: tuple | None = None
@@ -551,7 +551,8 @@ def cc_index_columns(url: str, base: str | None = None, charset: str | None = No
     if (url.__class__ is str and base is None and charset is None and browser == 'this'
             and url.isascii() and '/.' not in url and '..' not in url
             and (m := CANONICAL_SHAPE.fullmatch(url)) is not None):   # the route, inline
-        origin, path, query = m.groups()
+        parts: tuple[str, str, str | None] = m.groups()     # typed: the compiled build unpacks it
+        origin, path, query = parts
         if (known := _ORIGIN_COLUMNS.get(origin)) is None:
             known = origin_columns(origin)
         (precise, ia_host, name, tld, second, third, fourth, fifth, registry_suffix,
