@@ -284,7 +284,7 @@ PARTS: dict[str, str] = {
     "_link_shape": "clean_link",
     "_base_record": "base_record",
     "_no_shortcut_scheme": "base_record",
-    "_engine_result": "url_to_canon_url",
+    "engine_result": "url_to_canon_url",
     "check_arguments": "url_to_canon_url",
     "check_options": "url_to_canon_url",
 

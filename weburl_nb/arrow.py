@@ -15,7 +15,7 @@ import pyarrow.compute as pc
 from .canonicalization import DEFAULT_PORTS, PATH_OCTETS
 from .charclasses import NOT_HIERARCHICAL_SCHEMES
 from .engine_encoding import UNRESERVED_ESCAPES, percent_encode_by_runs
-from .entry import _engine_result, check_options, url_to_canon_url
+from .entry import check_options, engine_result, url_to_canon_url
 from .host import THIS
 from .shortcuts import FRAGMENT_CHAR, LINK_PATH_CHAR, NO_SHORTCUT, PATH_CHAR, QUERY_CHAR, URL_TIERS, unchanged_url
 
@@ -284,7 +284,7 @@ def after_identity(url: str, charset: str | None = None) -> str | None:
         out = tier(url, None, charset)
         if out is not NO_SHORTCUT:
             return out
-    return _engine_result(url, None, charset, THIS)
+    return engine_result(url, None, charset, THIS)
 
 
 # %% ../nbs/12b_arrow.ipynb 52

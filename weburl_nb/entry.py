@@ -17,8 +17,8 @@ from .shortcuts import LINK_TIERS, NO_SHORTCUT, URL_TIERS, base_record
 from .trace import untraced
 
 # %% auto 0
-__all__ = ['check_options', 'check_arguments', 'Stages', 'pipeline', 'url_to_canon_url_steps', 'url_to_canon_url',
-           'canonicalize_parsed_url']
+__all__ = ['check_options', 'check_arguments', 'Stages', 'pipeline', 'url_to_canon_url_steps', 'engine_result',
+           'url_to_canon_url', 'canonicalize_parsed_url']
 
 # %% ../nbs/07g_entry.ipynb 6
 def check_options(func: str, charset, browser) -> tuple[str | None, Profile]:
@@ -74,7 +74,7 @@ def url_to_canon_url_steps(url: str, base: str | None = None, charset: str | Non
     return _stages(url, base, charset, profile).result
 
 # %% ../nbs/07g_entry.ipynb 16
-def _engine_result(url: str, base: str | None, charset: str | None, profile: Profile,
+def engine_result(url: str, base: str | None, charset: str | None, profile: Profile,
                    parsed_base: ParsedURL | None = None) -> str | None:
     "The pipeline's answer by the engine's route; `parsed_base`: the parse of `base`, if known."
     parse = profile.parse
@@ -93,13 +93,13 @@ def url_to_canon_url(url: str, base: str | None = None, charset: str | None = No
         url, base, charset, profile = check_arguments('url_to_canon_url', url, base,
                                                       charset, browser)
         if profile is not THIS:                 # the shortcuts are THIS's
-            return _engine_result(url, base, charset, profile)
+            return engine_result(url, base, charset, profile)
     for tier in URL_TIERS if base is None else LINK_TIERS:     # the shortcuts, in order
         out = tier(url, base, charset)
         if out is not NO_SHORTCUT:
             return out
     parsed_base = None if base is None else base_record(base).parsed
-    return _engine_result(url, base, charset, THIS, parsed_base)
+    return engine_result(url, base, charset, THIS, parsed_base)
 
 # %% ../nbs/07g_entry.ipynb 20
 def canonicalize_parsed_url(u: ParsedURL, charset: str | None = None,
