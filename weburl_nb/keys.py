@@ -26,8 +26,9 @@ __all__ = ['IA_KEEPS', 'IA_DROPPED_PORTS', 'QUERY_SESSIONS', 'TRACKING_LISTS', '
            'PARAM_PRESETS', 'KEY_STEPS', 'IA_KEY', 'CANONICAL_SHAPE', 'SURT_STYLES', 'unescape_then_escape',
            'trim_host_dots', 'merge_path_segments', 'lowercase', 'strip_www', 'drop_user_info', 'strip_path_session_id',
            'strip_trailing_slash', 'strip_query_session_ids', 'sort_query', 'drop_empty_query', 'TrackingParam',
-           'drop_params', 'KeyStep', 'UrlKey', 'url_key', 'ia_surt_form', 'canonical_parts', 'canonical_with_parts',
-           'ia_host_form', 'ia_key_with_host', 'ia_surt_key', 'surt_host', 'surt', 'precise_surt_form', 'same_resource']
+           'drop_params', 'KeyStep', 'UrlKey', 'url_key', 'ia_surt_host', 'ia_surt_written', 'ia_surt_form',
+           'canonical_parts', 'canonical_with_parts', 'ia_host_form', 'ia_key_with_host', 'ia_surt_key', 'surt_host',
+           'surt', 'precise_surt_form', 'same_resource']
 
 # %% ../nbs/15_keys.ipynb 7
 _HEX = frozenset(b'0123456789abcdefABCDEF')
@@ -438,16 +439,27 @@ IA_KEY = UrlKey(ia=True, lowercase=True, strip_www=True, drop_user_info=True,
                 drop_empty_query=True)
 
 
-def ia_surt_form(scheme: str, host: str | None, port: str | None, path: str | None,
-                 query: str | None, with_scheme: bool = False) -> str:
-    "The SURT form IA writes for a URL's parts; a URL without a host as `scheme:path?query`."
+def ia_surt_host(host: str) -> str:
+    "A non-empty host as IA's SURT writes it: an IPv6 literal without brackets, labels reversed."
+    host = host[1:-1] if host.startswith('[') else host         # IPv6: no brackets
+    return ','.join(reversed(host.split('.')))
+
+
+def ia_surt_written(scheme: str, host: str | None, port: str | None, path: str | None,
+                    query: str | None, with_scheme: bool = False) -> str:
+    "`ia_surt_form` of parts whose `host` `ia_surt_host` has written (`None` or `''`: no host)."
     q = '' if query is None else '?' + query
     if not host:
         return f'{scheme}:{path or ""}{q}'
-    host = host[1:-1] if host.startswith('[') else host         # IPv6: no brackets
-    host = ','.join(reversed(host.split('.'))) + (':' + port if port else '')
+    host = host + (':' + port if port else '')
     rest = (path or '/') + q
     return f'{scheme}://({host}){rest}' if with_scheme else f'{host}){rest}'
+
+
+def ia_surt_form(scheme: str, host: str | None, port: str | None, path: str | None,
+                 query: str | None, with_scheme: bool = False) -> str:
+    "The SURT form IA writes for a URL's parts; a URL without a host as `scheme:path?query`."
+    return ia_surt_written(scheme, host and ia_surt_host(host), port, path, query, with_scheme)
 
 # %% ../nbs/15_keys.ipynb 35
 # a canonical URL: scheme `:`, `//` user-info `@` host `:` port, path, `?` query, `#` fragment
@@ -488,8 +500,7 @@ def ia_host_form(host: str, keep_www: bool = False) -> str | None:
         return None
     if not keep_www:
         host = strip_www(host)                                       # K5
-    host = host[1:-1] if host.startswith('[') else host             # IPv6: no brackets
-    return ','.join(reversed(host.split('.')))
+    return ia_surt_host(host)
 
 
 def ia_key_with_host(scheme: str, host: str | None, port: str | None, path: str,
@@ -502,13 +513,9 @@ def ia_key_with_host(scheme: str, host: str | None, port: str | None, path: str,
     if query is not None:                                            # K1, K4, K9, K11, K12
         query = drop_empty_query(sort_query(strip_query_session_ids(
             unescape_then_escape(query).lower())))
-    q = '' if query is None else '?' + query
-    if host is None:
-        return f'{scheme}:{path}{q}'
-    if port and IA_DROPPED_PORTS.get(scheme) != port:
-        host = f'{host}:{port}'                                      # K6: another port kept
-    rest = (path or '/') + q
-    return f'{scheme}://({host}){rest}' if with_scheme else f'{host}){rest}'
+    if IA_DROPPED_PORTS.get(scheme) == port:
+        port = None                                                  # K6
+    return ia_surt_written(scheme, host, port, path, query, with_scheme)
 
 
 def ia_surt_key(scheme: str, host: str | None, port: str | None, path: str, query: str | None,
