@@ -56,6 +56,20 @@ def stable(output: dict) -> dict:
     return output
 
 
+def coalesced(outputs: list) -> list:
+    """`outputs` with each run of adjacent `stdout` (or `stderr`) streams as one: the kernel splits a
+    cell's printing where its buffer happened to flush, which varies from run to run."""
+    merged: list = []
+    for o in outputs:
+        last = merged[-1] if merged else None
+        if (o.get("output_type") == "stream" and last is not None
+                and last.get("output_type") == "stream" and last.get("name") == o.get("name")):
+            last["text"] = "".join(last["text"]) + "".join(o["text"])
+        else:
+            merged.append(o)
+    return merged
+
+
 def run(path: Path, skip_flags: set[str], env: dict) -> None:
     "Execute `path` in place, in a fresh kernel started in `nbs/`."
     import nbformat
@@ -85,7 +99,7 @@ def run(path: Path, skip_flags: set[str], env: dict) -> None:
             del cell.metadata["tags"]
     for cell in nb.cells:
         if cell.cell_type == "code":
-            cell.outputs = [stable(o) for o in cell.outputs]
+            cell.outputs = [stable(o) for o in coalesced(cell.outputs)]
     nbformat.write(nb, path)
 
 
